@@ -1,0 +1,102 @@
+// A parsed PTX module: module-scope variables, functions (kernels are
+// functions with is_entry), their registers, instructions and basic blocks,
+// plus the results of the analyses that later stages need (reconvergence
+// points, register counts, local memory size). Built once, then shared
+// read-only by every warp, SM and backend.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/ir/instruction.h"
+
+namespace simtlm::ir {
+
+// A virtual register (`%r12`, `%f3`, `%p1`, `%rd7`, or any named `.reg`).
+struct Register {
+  std::string name;
+  DataType type = DataType::None;  // declared type
+  unsigned vec = 1;                // .v2/.v4 register declarations (rare)
+};
+
+// A variable in an addressable state space (.global/.const/.shared/.local/.param).
+struct Variable {
+  std::string name;
+  StateSpace space = StateSpace::None;
+  DataType type = DataType::None;  // element type
+  uint32_t align = 0;              // bytes; 0 = natural alignment of `type`
+  uint64_t size = 0;               // total bytes (elements × type size); 0 for extern arrays
+  bool is_extern = false;          // `.extern .shared ... x[]` = dynamic shared memory
+  bool is_kernel_param = false;    // entry parameter (`.param` in the .entry signature)
+  bool is_func_param = false;      // .func formal parameter / return value
+  bool is_visible = false;         // .visible
+  std::vector<uint8_t> init;       // initialiser bytes (empty = zero / uninitialised)
+  // Initialisers that take the address of another variable (`{a, b}` of
+  // generic(x)) record (byte offset, variable index) pairs resolved at load time.
+  std::vector<std::pair<uint64_t, uint32_t>> address_inits;
+  SourceLoc loc;
+};
+
+struct BasicBlock {
+  uint32_t first = 0;   // index of the first instruction
+  uint32_t last = 0;    // one past the last instruction
+  std::vector<uint32_t> succs;  // successor block indices
+  std::vector<uint32_t> preds;  // predecessor block indices
+  std::string label;            // first label naming this block ("" if none)
+};
+
+// Per-function results of frontend/analysis, filled by analysis::analyze().
+struct FunctionAnalysis {
+  bool done = false;
+  uint32_t regs_per_thread = 0;      // 32-bit registers after our allocator
+  uint32_t pred_regs = 0;            // predicate registers after allocation
+  uint32_t max_live_regs32 = 0;      // peak simultaneous live 32-bit register units
+  std::vector<uint32_t> loop_headers;  // block indices of natural-loop headers
+};
+
+// A .entry (kernel) or .func.
+struct Function {
+  std::string name;
+  bool is_entry = false;
+  bool is_visible = false;
+  std::vector<uint32_t> params;   // variable indices (Module::vars) of parameters, in order
+  std::vector<uint32_t> returns;  // .func return-value parameters
+  std::vector<uint32_t> locals;   // function-scope .local/.shared/.param variables
+  std::vector<Register> regs;
+  std::vector<Instruction> insts;
+  std::vector<BasicBlock> blocks;
+  std::map<std::string, uint32_t> labels;  // label -> instruction index
+  // Performance-tuning directives (.maxntid, .reqntid, .minnctapersm, .maxnreg).
+  uint32_t maxntid[3] = {0, 0, 0};
+  uint32_t reqntid[3] = {0, 0, 0};
+  uint32_t minnctapersm = 0;
+  uint32_t maxnreg = 0;
+  uint64_t param_bytes = 0;        // size of the kernel parameter buffer
+  uint64_t local_bytes = 0;        // per-thread .local bytes (incl. lowered call params)
+  uint64_t static_shared_bytes = 0;  // module- and function-scope .shared used by this kernel
+  FunctionAnalysis analysis;
+  SourceLoc loc;
+};
+
+struct Module {
+  std::string file;                // file name for diagnostics ("<string>" for text)
+  std::string version;             // ".version" text, e.g. "9.0"
+  std::string target;              // ".target" text, e.g. "sm_75"
+  unsigned address_size = 64;
+  std::vector<Variable> vars;      // all variables: module scope and function scope
+  std::vector<Function> functions; // kernels and device functions
+  std::map<std::string, uint32_t> function_index;
+
+  const Function* find_kernel(const std::string& name) const {
+    auto it = function_index.find(name);
+    if (it == function_index.end()) return nullptr;
+    const Function& f = functions[it->second];
+    return f.is_entry ? &f : nullptr;
+  }
+};
+
+}  // namespace simtlm::ir

@@ -1,0 +1,58 @@
+// Entry points of the functional backend used by the runtime: the device's
+// global memory and "run this kernel to completion". The timing backend reuses
+// the same warp/CTA state and per-instruction execution (functional/warp.h,
+// functional/cta.h) but decides itself when each warp issues.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ir/module.h"
+#include "functional/memory.h"
+
+namespace simtlm::functional {
+
+// Generic-address windows (decision recorded in docs/architecture.md): a
+// generic address in [kSharedWindowBase, +kWindowSize) is shared memory of the
+// executing CTA, in [kLocalWindowBase, +kWindowSize) local memory of the
+// executing thread, anything else is global. Global allocations start at
+// kGlobalBase and never reach the windows.
+inline constexpr uint64_t kGlobalBase = 0x0000'0001'0000'0000ull;
+inline constexpr uint64_t kSharedWindowBase = 0x0000'7F00'0000'0000ull;
+inline constexpr uint64_t kLocalWindowBase = 0x0000'7E00'0000'0000ull;
+inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000ull;
+
+struct Dim3u {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+// Everything a launch needs besides the module.
+struct LaunchRequest {
+  const ir::Module* module = nullptr;
+  const ir::Function* kernel = nullptr;
+  Dim3u grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  std::vector<uint8_t> params;   // kernel parameter buffer laid out per the .param offsets
+  unsigned warp_size = 32;       // 1..64
+  uint32_t num_sms = 15;         // value of %nsmid
+  uint32_t grid_id = 1;          // value of %gridid
+  // Device addresses of module-scope .global/.const variables (index = Module::vars index;
+  // 0 for variables in other spaces). Filled by the runtime when it loads the module.
+  const std::vector<uint64_t>* var_addresses = nullptr;
+};
+
+struct LaunchCounters {
+  uint64_t ctas = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+};
+
+// Runs every CTA of the launch to completion. Throws simtlm::Error(Fault) on an
+// out-of-bounds/misaligned access (naming kernel, PTX line, CTA, thread,
+// address; nothing is written past the fault) and Error(Deadlock) when the
+// live warps of a CTA can make no progress (e.g. barrier never reached).
+LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory);
+
+}  // namespace simtlm::functional

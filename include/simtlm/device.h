@@ -1,0 +1,132 @@
+// The host-side runtime API: what a workload driver, a testbench or a CPU
+// model in a virtual platform uses to talk to the simulated GPU. It mirrors the
+// CUDA driver API in spirit (allocate, copy, load a PTX module, launch) and is
+// independent of the backend: the functional executor (the correctness oracle)
+// and the timing model plug in behind the same calls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simtlm/error.h"
+
+namespace simtlm {
+
+using DevicePtr = uint64_t;
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  Dim3() = default;
+  Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// Kernel arguments in declaration order; each is the raw bytes of one .param.
+// The runtime checks count and sizes against the kernel's signature.
+class KernelArgs {
+ public:
+  template <typename T>
+  KernelArgs& add(const T& value) {
+    std::vector<uint8_t> bytes(sizeof(T));
+    std::memcpy(bytes.data(), &value, sizeof(T));
+    args_.push_back(std::move(bytes));
+    return *this;
+  }
+  KernelArgs& add_bytes(std::vector<uint8_t> bytes) {
+    args_.push_back(std::move(bytes));
+    return *this;
+  }
+  const std::vector<std::vector<uint8_t>>& args() const { return args_; }
+  size_t size() const { return args_.size(); }
+
+ private:
+  std::vector<std::vector<uint8_t>> args_;
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamic_shared_bytes = 0;
+};
+
+// Figures of one launch. The functional backend fills the instruction counts;
+// the timing backend also fills cycles and a per-kernel statistics dump.
+struct LaunchStats {
+  std::string kernel;
+  uint64_t ctas = 0;
+  uint64_t warp_instructions = 0;    // issued warp-level instructions
+  uint64_t thread_instructions = 0;  // sum of active lanes over issued instructions
+  uint64_t cycles = 0;               // core cycles (timing backend only)
+  double host_seconds = 0.0;         // wall time spent simulating this launch
+  std::string stats_json;            // backend-specific detail (JSON text), may be empty
+};
+
+enum class Backend { Functional, Timing };
+
+struct DeviceOptions {
+  Backend backend = Backend::Functional;
+  unsigned warp_size = 32;           // 1..64
+  // Launch limits checked before a launch (defaults: a Fermi/Turing-class part).
+  uint32_t max_threads_per_cta = 1024;
+  uint32_t max_shared_bytes_per_cta = 48 * 1024;
+  uint32_t max_grid_dim[3] = {0x7FFFFFFFu, 65535u, 65535u};
+  uint32_t num_sms = 15;             // reported by %nsmid
+};
+
+using ModuleHandle = uint32_t;
+
+class DeviceImpl;
+
+class Device {
+ public:
+  explicit Device(DeviceOptions options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceOptions& options() const;
+
+  // Device memory. malloc returns 256-byte aligned, never-zero addresses;
+  // freeing an unknown pointer throws Error(Launch).
+  DevicePtr malloc(size_t bytes);
+  void free(DevicePtr ptr);
+  void memcpy_to_device(DevicePtr dst, const void* src, size_t bytes);
+  void memcpy_to_host(void* dst, DevicePtr src, size_t bytes);
+  void memset(DevicePtr dst, int value, size_t bytes);
+
+  template <typename T>
+  DevicePtr upload(const std::vector<T>& host) {
+    DevicePtr p = malloc(host.size() * sizeof(T));
+    memcpy_to_device(p, host.data(), host.size() * sizeof(T));
+    return p;
+  }
+  template <typename T>
+  std::vector<T> download(DevicePtr src, size_t count) {
+    std::vector<T> host(count);
+    memcpy_to_host(host.data(), src, count * sizeof(T));
+    return host;
+  }
+
+  // Modules. Parsing errors throw Error(Ptx) with file:line:column.
+  ModuleHandle load_module_file(const std::string& path);
+  ModuleHandle load_module_string(const std::string& ptx_text, const std::string& name);
+
+  // Launch a kernel and run it to completion (launches are synchronous).
+  LaunchStats launch(ModuleHandle module, const std::string& kernel, const LaunchConfig& cfg,
+                     const KernelArgs& args);
+  void synchronize();
+
+  // Sum over every launch since construction.
+  const std::vector<LaunchStats>& launch_history() const;
+
+  DeviceImpl& impl();
+
+ private:
+  std::unique_ptr<DeviceImpl> impl_;
+};
+
+}  // namespace simtlm

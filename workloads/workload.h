@@ -1,0 +1,66 @@
+// The workload driver interface. Each workload is CUDA C (workloads/<name>/kernel.cu)
+// compiled by nvcc to PTX (kernel.ptx, committed and embedded into the binary at
+// build time) plus a driver (workloads/<name>/driver.cpp) that generates seeded
+// inputs, launches the kernel(s) through simtlm::Device and checks the result
+// against a CPU reference written independently of the kernel.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simtlm/device.h"
+
+namespace simtlm::workloads {
+
+enum class Size { Small, Default };
+
+struct CheckResult {
+  bool passed = false;
+  std::string detail;  // e.g. "max abs error 1.2e-6 (tolerance 1e-4)" or the first mismatch
+};
+
+struct WorkloadInfo {
+  std::string name;         // "sgemm"
+  std::string description;  // one line
+  std::string klass;        // occupancy/behaviour class (see docs/workloads.md)
+  std::string ptx_name;     // name of the embedded PTX module (usually = name)
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual WorkloadInfo info() const = 0;
+  // Generate inputs (deterministically from `seed`), allocate and upload.
+  virtual void setup(Device& dev, Size size, uint64_t seed) = 0;
+  // Load the module and launch the kernel(s). Returns the per-launch stats.
+  virtual std::vector<LaunchStats> run(Device& dev) = 0;
+  // Download outputs and compare with the CPU reference.
+  virtual CheckResult check(Device& dev) = 0;
+};
+
+using WorkloadFactory = std::function<std::unique_ptr<Workload>()>;
+
+// Registry filled by static registrars in each driver.cpp.
+struct WorkloadRegistry {
+  static std::vector<std::pair<std::string, WorkloadFactory>>& entries();
+  static std::unique_ptr<Workload> create(const std::string& name);  // nullptr if unknown
+  static std::vector<std::string> names();                          // sorted
+};
+
+struct WorkloadRegistrar {
+  WorkloadRegistrar(const std::string& name, WorkloadFactory factory) {
+    WorkloadRegistry::entries().emplace_back(name, std::move(factory));
+  }
+};
+
+// The embedded PTX text of workloads/<name>/kernel.ptx (generated source).
+const std::string& embedded_ptx(const std::string& name);
+
+}  // namespace simtlm::workloads
+
+#define SIMTLM_REGISTER_WORKLOAD(NAME, CLASS)                                  \
+  static ::simtlm::workloads::WorkloadRegistrar simtlm_workload_registrar_##CLASS( \
+      NAME, [] { return std::make_unique<CLASS>(); })
