@@ -34,6 +34,7 @@ struct Variable {
   bool is_kernel_param = false;    // entry parameter (`.param` in the .entry signature)
   bool is_func_param = false;      // .func formal parameter / return value
   bool is_visible = false;         // .visible
+  uint64_t param_offset = 0;       // kernel/func parameter: byte offset in the parameter buffer
   std::vector<uint8_t> init;       // initialiser bytes (empty = zero / uninitialised)
   // Initialisers that take the address of another variable (`{a, b}` of
   // generic(x)) record (byte offset, variable index) pairs resolved at load time.
@@ -78,6 +79,13 @@ struct Function {
   uint64_t param_bytes = 0;        // size of the kernel parameter buffer
   uint64_t local_bytes = 0;        // per-thread .local bytes (incl. lowered call params)
   uint64_t static_shared_bytes = 0;  // module- and function-scope .shared used by this kernel
+  // Byte offset of every variable this function uses, indexed by Module::vars
+  // index (filled by passes::layout_memory): .shared -> offset in the CTA's
+  // shared memory (extern/dynamic shared starts at the aligned end of the static
+  // part), .local -> offset in the thread's local frame, .param -> offset in the
+  // kernel parameter buffer. Global/const variables get device addresses at
+  // module load instead (functional::LaunchRequest::var_addresses).
+  std::vector<uint64_t> var_offsets;
   FunctionAnalysis analysis;
   SourceLoc loc;
 };
