@@ -35,6 +35,11 @@ struct Variable {
   bool is_func_param = false;      // .func formal parameter / return value
   bool is_visible = false;         // .visible
   uint64_t param_offset = 0;       // kernel/func parameter: byte offset in the parameter buffer
+  // Set by passes::inline_calls on the per-thread .local slots that replace
+  // the .param arguments/return values of inlined calls (space is then Local):
+  // the timing model may treat accesses to them as parameter passing (on real
+  // GPUs these live in registers) rather than as local-memory traffic.
+  bool from_call_param = false;
   std::vector<uint8_t> init;       // initialiser bytes (empty = zero / uninitialised)
   // Initialisers that take the address of another variable (`{a, b}` of
   // generic(x)) record (byte offset, variable index) pairs resolved at load time.

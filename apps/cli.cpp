@@ -1,0 +1,100 @@
+// Command dispatch and the one place where errors become messages and exit
+// codes: every failure below surfaces as simtlm::Error (or a Boost option
+// error, which is a usage error) and is reported here in one line.
+#include "apps/cli.h"
+
+#include <unistd.h>
+
+#include <boost/program_options/errors.hpp>
+#include <iostream>
+#include <new>
+
+#include "apps/cli_common.h"
+
+namespace simtlm::cli {
+
+namespace {
+
+const char* kTopUsage =
+    "usage: simtlm <command> [options]\n"
+    "\n"
+    "simtlm runs CUDA kernels (PTX) on a SystemC/TLM-2.0 model of a GPU.\n"
+    "\n"
+    "Commands:\n"
+    "  run [WORKLOAD]   run a built-in workload and check its result (default: sgemm)\n"
+    "  list             list the built-in workloads and configurations\n"
+    "  ptx FILE.ptx     analyse a PTX file, or run one of its kernels (--kernel, --launch)\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help       show this help; `simtlm <command> --help` shows a command's options\n"
+    "  --version        print the version\n"
+    "\n"
+    "Exit status: 0 success (PASS), 1 result mismatch (FAIL), 2 usage, configuration,\n"
+    "input, PTX or launch error, 3 device fault or deadlock, 4 internal error.\n";
+
+int dispatch(const std::vector<std::string>& args, Io& io) {
+  if (args.empty()) {
+    io.err << kTopUsage;
+    return kExitUsage;
+  }
+  const std::string& command = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "-h" || command == "--help" || command == "help") {
+    io.out << kTopUsage;
+    return kExitOk;
+  }
+  if (command == "--version") {
+    io.out << "simtlm " << version() << "\n";
+    return kExitOk;
+  }
+  if (command == "run") return cmd_run(rest, io);
+  if (command == "list") return cmd_list(rest, io);
+  if (command == "ptx") return cmd_ptx(rest, io);
+  if (!command.empty() && command[0] == '-')
+    usage_error("unknown option '" + command + "' (expected a command first: run, list, ptx)");
+  usage_error("unknown command '" + command + "' (expected run, list or ptx)");
+}
+
+void report(Io& io, ErrorKind kind, const std::string& message, const std::string& command) {
+  io.err << "simtlm: ";
+  // PTX diagnostics already read "file:line:column: error: ...".
+  if (kind != ErrorKind::Ptx || message.find(": error: ") == std::string::npos)
+    io.err << error_label(kind) << ": ";
+  io.err << message << "\n";
+  if (kind == ErrorKind::Usage)
+    io.err << "simtlm: see 'simtlm " << (command.empty() ? "" : command + " ") << "--help'\n";
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Io io{out, err};
+  io.progress = &err == &std::cerr && ::isatty(STDERR_FILENO);
+  std::string command;
+  if (!args.empty() && (args[0] == "run" || args[0] == "list" || args[0] == "ptx"))
+    command = args[0];
+  try {
+    return dispatch(args, io);
+  } catch (const Error& e) {
+    report(io, e.kind(), e.what(), command);
+    return exit_code_for(e.kind());
+  } catch (const boost::program_options::error& e) {
+    report(io, ErrorKind::Usage, e.what(), command);
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    report(io, ErrorKind::Internal, "out of host memory", command);
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    report(io, ErrorKind::Internal, e.what(), command);
+    return kExitInternal;
+  }
+}
+
+int run_cli(int argc, char* argv[]) {
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  int code = run_cli(args, std::cout, std::cerr);
+  std::cout.flush();
+  return code;
+}
+
+}  // namespace simtlm::cli

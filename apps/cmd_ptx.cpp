@@ -1,0 +1,126 @@
+// `simtlm ptx FILE.ptx`: analyse a PTX file; with --launch, run one of its kernels.
+#include <chrono>
+#include <ostream>
+
+#include "apps/launch_spec.h"
+#include "apps/output_files.h"
+#include "apps/ptx_report.h"
+#include "apps/sim_options.h"
+#include "apps/spec_launch.h"
+#include "frontend/load.h"
+#include "runtime/device_impl.h"
+#include "runtime/launch_checks.h"
+
+namespace simtlm::cli {
+
+namespace {
+
+const char* kPtxUsage =
+    "usage: simtlm ptx FILE.ptx [--kernel NAME]\n"
+    "       simtlm ptx FILE.ptx --kernel NAME --launch SPEC.json [options]\n"
+    "\n"
+    "Parses, validates and analyses a PTX file and prints every kernel and device\n"
+    "function: parameters (name, type, size, offset), static shared memory, local\n"
+    "memory per thread, registers and predicates after allocation, peak live\n"
+    "registers, instructions, basic blocks and loops.\n"
+    "\n"
+    "With --launch, runs the kernel as SPEC.json describes and prints the launch\n"
+    "statistics. SPEC.json:\n"
+    "  {\"grid\": [x,y,z] | n, \"block\": [x,y,z] | n, \"dynamic_shared_bytes\": n,\n"
+    "   \"args\": [{\"type\": \"u32|s32|u64|s64|f32|f64|...\", \"value\": v} | {\"buffer\": \"name\"}],\n"
+    "   \"buffers\": {\"name\": {\"size_bytes\": n,\n"
+    "                 \"init\": \"zero\" | {\"random\": seed, \"type\": \"f32\"} | {\"file\": \"in.bin\"},\n"
+    "                 \"output\": \"out.bin\"}}}\n"
+    "Input files are relative to the spec's directory; outputs are relative to\n"
+    "--out DIR if given, else to the spec's directory.\n";
+
+}  // namespace
+
+int cmd_ptx(const std::vector<std::string>& args, Io& io) {
+  po::options_description desc("Options", 100);
+  desc.add_options()
+      ("help,h", "show this help")
+      ("file", po::value<std::string>()->value_name("FILE.ptx"), "PTX file")
+      ("kernel", po::value<std::string>()->value_name("NAME"),
+       "kernel to report on, or to launch with --launch")
+      ("launch", po::value<std::string>()->value_name("SPEC.json"), "run the kernel as SPEC.json describes");
+  add_sim_options(desc);
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm = parse_options(args, desc, positional);
+  if (vm.count("help")) {
+    io.out << kPtxUsage << "\n" << desc;
+    return kExitOk;
+  }
+  if (!vm.count("file")) usage_error("missing the PTX file (simtlm ptx FILE.ptx)");
+  const std::string file = vm["file"].as<std::string>();
+  const std::string kernel = vm.count("kernel") ? vm["kernel"].as<std::string>() : "";
+
+  if (!vm.count("launch")) {
+    for (const char* opt : {"out", "config", "param"})
+      if (vm.count(opt)) usage_error(std::string("--") + opt + " is only meaningful with --launch");
+    if (vm["stats"].as<bool>()) usage_error("--stats is only meaningful with --launch");
+    auto module = frontend::load_ptx_file(file);
+    if (!kernel.empty() && !module->function_index.count(kernel))
+      runtime::find_kernel(*module, kernel);  // throws, listing the kernels
+    print_ptx_report(io.out, *module, kernel);
+    return kExitOk;
+  }
+
+  auto start = std::chrono::steady_clock::now();
+  SimOptions sim = read_sim_options(vm);
+  const std::string spec_path = vm["launch"].as<std::string>();
+  LaunchSpec spec = load_launch_spec(spec_path);
+  if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);
+
+  Device device(device_options(sim));
+  ModuleHandle handle = device.load_module_file(file);
+  std::string kernel_name = kernel;
+  if (kernel_name.empty()) {
+    // Without --kernel, a module with exactly one kernel is unambiguous.
+    const ir::Module& module = *device.impl().module(handle).module;
+    for (const ir::Function& f : module.functions) {
+      if (!f.is_entry) continue;
+      if (!kernel_name.empty())
+        usage_error("--launch needs --kernel NAME: '" + file + "' has several kernels");
+      kernel_name = f.name;
+    }
+    if (kernel_name.empty()) usage_error("'" + file + "' has no kernels to launch");
+  }
+
+  std::filesystem::path output_dir = sim.out_dir.empty() ? spec.dir : std::filesystem::path(sim.out_dir);
+  SpecLaunchResult result;
+  {
+    Progress progress(io, "running kernel " + kernel_name);
+    result = launch_from_spec(device, handle, kernel_name, spec, output_dir);
+  }
+
+  RunReport report;
+  report.command = "ptx";
+  report.identity["file"] = file;
+  report.identity["kernel"] = kernel_name;
+  report.identity["launch_spec"] = spec_path;
+  report.identity["grid"] = runtime::dims_text(spec.grid);
+  report.identity["block"] = runtime::dims_text(spec.block);
+  report.identity["dynamic_shared_bytes"] = spec.dynamic_shared_bytes;
+  nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
+  for (const std::string& o : result.outputs) outputs.push_back(o);
+  report.identity["outputs"] = outputs;
+  report.backend = backend_name(sim.backend);
+  report.warp_size = sim.warp_size;
+  report.launches = device.launch_history();
+  report.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  nlohmann::ordered_json options;
+  options["command"] = "ptx";
+  options["file"] = file;
+  options["kernel"] = kernel_name;
+  options["launch_spec"] = spec_path;
+  const nlohmann::ordered_json sim_json = sim_options_json(sim);
+  for (auto& [k, v] : sim_json.items()) options[k] = v;
+  emit_report(io, sim, report, options);
+  return kExitOk;
+}
+
+}  // namespace simtlm::cli

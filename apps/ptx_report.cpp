@@ -1,0 +1,99 @@
+#include "apps/ptx_report.h"
+
+#include <iomanip>
+
+#include "runtime/launch_checks.h"
+
+namespace simtlm::cli {
+
+namespace {
+
+std::string dims(const uint32_t d[3]) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1] ? d[1] : 1) + "x" +
+         std::to_string(d[2] ? d[2] : 1);
+}
+
+void row(std::ostream& out, const std::string& label, const std::string& value) {
+  out << "  " << std::left << std::setw(20) << label << value << "\n";
+}
+
+void print_params(std::ostream& out, const ir::Module& module, const ir::Function& f) {
+  std::vector<uint32_t> all = f.params;
+  all.insert(all.end(), f.returns.begin(), f.returns.end());
+  row(out, "parameters", std::to_string(f.params.size()) +
+                             (f.returns.empty() ? "" : " (+" + std::to_string(f.returns.size()) +
+                                                           " return value)"));
+  if (all.empty()) return;
+  out << "    " << std::left << std::setw(4) << "#" << std::setw(28) << "name" << std::setw(12)
+      << "type" << std::right << std::setw(6) << "size" << std::setw(8) << "offset" << "\n";
+  for (size_t i = 0; i < all.size(); ++i) {
+    const ir::Variable& p = module.vars.at(all[i]);
+    bool is_return = i >= f.params.size();
+    out << "    " << std::left << std::setw(4) << (is_return ? "ret" : std::to_string(i))
+        << std::setw(28) << p.name << std::setw(12) << runtime::param_type_text(p) << std::right
+        << std::setw(6) << runtime::param_size(p) << std::setw(8)
+        << (f.is_entry ? std::to_string(p.param_offset) : std::string("-")) << "\n";
+  }
+  if (f.is_entry) row(out, "parameter bytes", std::to_string(f.param_bytes));
+}
+
+void print_function(std::ostream& out, const ir::Module& module, const ir::Function& f) {
+  out << "\n" << (f.is_entry ? "kernel " : "function ") << f.name << "  (" << module.file << ":"
+      << f.loc.line << ", " << (f.is_entry ? ".entry" : ".func") << ")\n";
+  print_params(out, module, f);
+  row(out, "static shared", std::to_string(f.static_shared_bytes) + " bytes");
+  row(out, "local per thread", std::to_string(f.local_bytes) + " bytes");
+  const ir::FunctionAnalysis& a = f.analysis;
+  if (a.done) {
+    row(out, "registers", std::to_string(a.regs_per_thread) + " x 32-bit, " +
+                              std::to_string(a.pred_regs) + " predicates");
+    row(out, "max live registers", std::to_string(a.max_live_regs32) + " x 32-bit");
+  } else {
+    row(out, "registers", "not analysed (" + std::to_string(f.regs.size()) + " virtual)");
+  }
+  row(out, "instructions", std::to_string(f.insts.size()));
+  row(out, "basic blocks", std::to_string(f.blocks.size()));
+  row(out, "loops", a.done ? std::to_string(a.loop_headers.size()) : "not analysed");
+  std::string directives;
+  if (f.reqntid[0]) directives += ".reqntid " + dims(f.reqntid) + " ";
+  if (f.maxntid[0]) directives += ".maxntid " + dims(f.maxntid) + " ";
+  if (f.minnctapersm) directives += ".minnctapersm " + std::to_string(f.minnctapersm) + " ";
+  if (f.maxnreg) directives += ".maxnreg " + std::to_string(f.maxnreg) + " ";
+  if (!directives.empty()) row(out, "directives", directives);
+}
+
+bool is_module_variable(const ir::Module& module, uint32_t index) {
+  for (const ir::Function& f : module.functions) {
+    for (uint32_t v : f.locals)
+      if (v == index) return false;
+  }
+  const ir::Variable& v = module.vars[index];
+  return !v.is_kernel_param && !v.is_func_param;
+}
+
+}  // namespace
+
+void print_ptx_report(std::ostream& out, const ir::Module& module, const std::string& only_kernel) {
+  size_t kernels = 0, funcs = 0;
+  for (const ir::Function& f : module.functions) (f.is_entry ? kernels : funcs)++;
+  out << module.file << ": PTX " << module.version << ", target " << module.target << ", "
+      << module.address_size << "-bit addresses; " << kernels << " kernel(s), " << funcs
+      << " device function(s)\n";
+  if (only_kernel.empty()) {
+    bool header = false;
+    for (uint32_t i = 0; i < module.vars.size(); ++i) {
+      const ir::Variable& v = module.vars[i];
+      if (!is_module_variable(module, i)) continue;
+      if (!header) out << "module variables:\n";
+      header = true;
+      out << "  ." << ir::space_name(v.space) << " " << v.name << ": " << v.size << " bytes"
+          << (v.is_extern ? " (extern)" : "") << (v.init.empty() ? "" : " (initialised)") << "\n";
+    }
+  }
+  for (const ir::Function& f : module.functions) {
+    if (!only_kernel.empty() && f.name != only_kernel) continue;
+    print_function(out, module, f);
+  }
+}
+
+}  // namespace simtlm::cli

@@ -1,0 +1,120 @@
+#include "apps/sim_options.h"
+
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "apps/output_files.h"
+
+namespace simtlm::cli {
+
+po::variables_map parse_options(const std::vector<std::string>& args,
+                                const po::options_description& desc,
+                                const po::positional_options_description& positional) {
+  namespace cls = po::command_line_style;
+  const int style = cls::default_style & ~cls::allow_guessing;
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).positional(positional).style(style).run(),
+            vm);
+  po::notify(vm);
+  return vm;
+}
+
+void add_sim_options(po::options_description& desc) {
+  desc.add_options()
+      ("backend", po::value<std::string>()->default_value("functional")->value_name("NAME"),
+       "functional | timing")
+      ("warp-size", po::value<std::string>()->default_value("32")->value_name("N"),
+       "threads per warp, 1..64")
+      ("config", po::value<std::string>()->value_name("FILE"),
+       "JSON configuration preset (timing backend)")
+      ("param,p", po::value<std::vector<std::string>>()->composing()->value_name("KEY=VALUE"),
+       "override one configuration key (repeatable; timing backend)")
+      ("out", po::value<std::string>()->value_name("DIR"),
+       "write stats.json, summary.txt and options.json into DIR")
+      ("stats", po::bool_switch(), "print the statistics JSON on stdout (summary on stderr)");
+}
+
+namespace {
+
+nlohmann::ordered_json read_config(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw Error(ErrorKind::Input, "config file '" + path + "' not found");
+  if (fs::is_directory(path, ec))
+    throw Error(ErrorKind::Input, "config file '" + path + "' is a directory");
+  std::ifstream in(path);
+  if (!in) throw Error(ErrorKind::Input, "cannot read config file '" + path + "'");
+  nlohmann::ordered_json j;
+  try {
+    j = nlohmann::ordered_json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(ErrorKind::Config, path + ": not valid JSON: " + e.what());
+  }
+  if (!j.is_object())
+    throw Error(ErrorKind::Config, path + ": the top level must be a JSON object");
+  return j;
+}
+
+}  // namespace
+
+SimOptions read_sim_options(const po::variables_map& vm) {
+  SimOptions o;
+  o.backend = parse_backend(vm["backend"].as<std::string>());
+  o.warp_size = static_cast<unsigned>(
+      parse_uint(vm["warp-size"].as<std::string>(), "--warp-size", 1, 64));
+  if (vm.count("config")) {
+    o.config_path = vm["config"].as<std::string>();
+    o.config = read_config(o.config_path);
+  }
+  if (vm.count("param")) {
+    for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0)
+        usage_error("-p '" + kv + "': expected key=value (e.g. -p gpu.num_sms=16)");
+      o.params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+  }
+  if (vm.count("out")) o.out_dir = vm["out"].as<std::string>();
+  o.stats = vm["stats"].as<bool>();
+  return o;
+}
+
+DeviceOptions device_options(const SimOptions& options) {
+  DeviceOptions d;
+  d.backend = options.backend;
+  d.warp_size = options.warp_size;
+  return d;
+}
+
+nlohmann::ordered_json sim_options_json(const SimOptions& o) {
+  nlohmann::ordered_json j;
+  j["backend"] = backend_name(o.backend);
+  j["warp_size"] = o.warp_size;
+  j["config_file"] = o.config_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(o.config_path);
+  j["config"] = o.config.is_null() ? nlohmann::ordered_json::object() : o.config;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (auto& [k, v] : o.params) params[k] = v;
+  j["params"] = params;
+  return j;
+}
+
+void emit_report(Io& io, const SimOptions& options, const RunReport& report,
+                 const nlohmann::ordered_json& effective_options) {
+  std::string text = report_text(report);
+  std::string json = report_json(report).dump(2) + "\n";
+  if (!options.out_dir.empty()) {
+    OutputDir dir(options.out_dir);
+    dir.write("options.json", effective_options.dump(2) + "\n");
+    dir.write("summary.txt", text);
+    dir.write("stats.json", json);  // last: its presence marks a complete result
+  }
+  if (options.stats) {
+    io.out << json;
+    io.err << text;
+  } else {
+    io.out << text;
+  }
+}
+
+}  // namespace simtlm::cli

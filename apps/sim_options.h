@@ -1,0 +1,50 @@
+// Options shared by the commands that simulate (`run`, `ptx --launch`):
+// backend, warp size, configuration file and -p overrides, output directory,
+// --stats; plus the strict Boost.Program_options parsing every command uses.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/cli_common.h"
+#include "apps/summary.h"
+#include "simtlm/device.h"
+
+namespace simtlm::cli {
+
+namespace po = boost::program_options;
+
+// Parses `args` against `desc` (no abbreviated option names). Option errors
+// surface as boost::program_options::error (reported as usage errors).
+po::variables_map parse_options(const std::vector<std::string>& args,
+                                const po::options_description& desc,
+                                const po::positional_options_description& positional);
+
+struct SimOptions {
+  Backend backend = Backend::Functional;
+  unsigned warp_size = 32;
+  std::string config_path;                 // --config FILE ("" = built-in default)
+  nlohmann::ordered_json config;           // its parsed contents (null when none)
+  std::vector<std::pair<std::string, std::string>> params;  // -p key=value, in order
+  std::string out_dir;                     // --out DIR ("" = none)
+  bool stats = false;                      // --stats
+};
+
+void add_sim_options(po::options_description& desc);
+// Validates the values: backend name, warp size 1..64, the config file exists
+// and is a JSON object (Error(Input)/Error(Config)), each -p is key=value.
+SimOptions read_sim_options(const po::variables_map& vm);
+DeviceOptions device_options(const SimOptions& options);
+// The effective options as written to options.json.
+nlohmann::ordered_json sim_options_json(const SimOptions& options);
+
+// Prints the report (the summary, or with --stats the JSON on stdout and the
+// summary on stderr) and, with --out, writes options.json, summary.txt and
+// stats.json (last) into the directory.
+void emit_report(Io& io, const SimOptions& options, const RunReport& report,
+                 const nlohmann::ordered_json& effective_options);
+
+}  // namespace simtlm::cli

@@ -1,0 +1,123 @@
+#include "apps/summary.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "apps/cli_common.h"
+
+namespace simtlm::cli {
+
+Totals totals(const std::vector<LaunchStats>& launches) {
+  Totals t;
+  for (const LaunchStats& s : launches) {
+    t.ctas += s.ctas;
+    t.warp_instructions += s.warp_instructions;
+    t.thread_instructions += s.thread_instructions;
+    t.cycles += s.cycles;
+    t.host_seconds += s.host_seconds;
+  }
+  return t;
+}
+
+std::string result_word(const RunReport& report) {
+  if (!report.checked) return "DONE";
+  return report.passed ? "PASS" : "FAIL";
+}
+
+nlohmann::ordered_json report_json(const RunReport& report) {
+  Totals t = totals(report.launches);
+  nlohmann::ordered_json j;
+  j["simtlm_version"] = version();
+  j["command"] = report.command;
+  for (auto& [key, value] : report.identity.items()) j[key] = value;
+  j["backend"] = report.backend;
+  j["warp_size"] = report.warp_size;
+  j["launches"] = report.launches.size();
+  j["ctas"] = t.ctas;
+  j["warp_instructions"] = t.warp_instructions;
+  j["thread_instructions"] = t.thread_instructions;
+  j["cycles"] = t.cycles;
+  j["host_seconds"] = t.host_seconds;
+  j["wall_seconds"] = report.wall_seconds;
+  j["warp_instructions_per_second"] = t.rate();
+  j["result"] = result_word(report);
+  if (report.checked) j["check_detail"] = report.detail;
+  nlohmann::ordered_json per_launch = nlohmann::ordered_json::array();
+  for (const LaunchStats& s : report.launches) {
+    nlohmann::ordered_json l;
+    l["kernel"] = s.kernel;
+    l["ctas"] = s.ctas;
+    l["warp_instructions"] = s.warp_instructions;
+    l["thread_instructions"] = s.thread_instructions;
+    l["cycles"] = s.cycles;
+    l["host_seconds"] = s.host_seconds;
+    if (!s.stats_json.empty()) {
+      auto detail = nlohmann::ordered_json::parse(s.stats_json, nullptr, false);
+      l["backend_stats"] = detail.is_discarded() ? nlohmann::ordered_json(s.stats_json) : detail;
+    }
+    per_launch.push_back(std::move(l));
+  }
+  j["per_launch"] = std::move(per_launch);
+  return j;
+}
+
+namespace {
+
+std::string rate_text(double rate) {
+  if (rate <= 0) return "n/a";
+  char buf[64];
+  if (rate >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f M warp-instructions/s", rate / 1e6);
+  else if (rate >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.2f k warp-instructions/s", rate / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f warp-instructions/s", rate);
+  return buf;
+}
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+void line(std::ostringstream& os, const std::string& label, const std::string& value) {
+  os << "  " << label << std::string(label.size() < 20 ? 20 - label.size() : 1, ' ') << value
+     << "\n";
+}
+
+}  // namespace
+
+std::string report_text(const RunReport& report) {
+  Totals t = totals(report.launches);
+  std::ostringstream os;
+  os << "simtlm " << report.command << "\n";
+  for (auto& [key, value] : report.identity.items()) {
+    std::string text;
+    if (value.is_string()) {
+      text = value.get<std::string>();
+    } else if (value.is_array()) {
+      for (const auto& item : value)
+        text += (text.empty() ? "" : ", ") + (item.is_string() ? item.get<std::string>() : item.dump());
+      if (text.empty()) text = "none";
+    } else {
+      text = value.dump();
+    }
+    line(os, key, text);
+  }
+  line(os, "backend", report.backend + " (warp size " + std::to_string(report.warp_size) + ")");
+  line(os, "launches", std::to_string(report.launches.size()));
+  line(os, "CTAs", std::to_string(t.ctas));
+  line(os, "warp instructions", std::to_string(t.warp_instructions));
+  line(os, "thread instructions", std::to_string(t.thread_instructions));
+  if (t.cycles) line(os, "cycles", std::to_string(t.cycles));
+  line(os, "host time", seconds_text(t.host_seconds) + " simulating, " +
+                            seconds_text(report.wall_seconds) + " total");
+  line(os, "simulation rate", rate_text(t.rate()));
+  std::string result = result_word(report);
+  if (report.checked && !report.detail.empty()) result += " (" + report.detail + ")";
+  line(os, "result", result);
+  return os.str();
+}
+
+}  // namespace simtlm::cli

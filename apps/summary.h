@@ -1,0 +1,38 @@
+// The result of a `run` or `ptx --launch` command, as a readable summary and
+// as machine-readable JSON carrying the same fields (stats.json).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "simtlm/device.h"
+
+namespace simtlm::cli {
+
+struct RunReport {
+  std::string command;             // "run" or "ptx"
+  nlohmann::ordered_json identity; // what ran: {"workload": ..., "size": ...} in print order
+  std::string backend;
+  unsigned warp_size = 32;
+  std::vector<LaunchStats> launches;
+  double wall_seconds = 0.0;       // whole command, including setup and check
+  bool checked = false;            // a result check ran (workloads)
+  bool passed = false;
+  std::string detail;              // the check's detail
+};
+
+struct Totals {
+  uint64_t ctas = 0, warp_instructions = 0, thread_instructions = 0, cycles = 0;
+  double host_seconds = 0.0;
+  double rate() const { return host_seconds > 0 ? warp_instructions / host_seconds : 0.0; }
+};
+Totals totals(const std::vector<LaunchStats>& launches);
+
+// "PASS", "FAIL" or "DONE" (no check).
+std::string result_word(const RunReport& report);
+
+nlohmann::ordered_json report_json(const RunReport& report);
+std::string report_text(const RunReport& report);
+
+}  // namespace simtlm::cli

@@ -1,0 +1,36 @@
+// The analysis driver (see analyze.h).
+#include "frontend/analysis/analyze.h"
+
+#include "frontend/analysis/reconvergence.h"
+
+namespace simtlm::frontend::analysis {
+
+FunctionAnalyses::FunctionAnalyses(const ir::Function& fn)
+    : function(fn),
+      cfg(fn),
+      dominators(compute_dominators(cfg)),
+      post_dominators(compute_post_dominators(cfg)),
+      loops(cfg, dominators),
+      liveness(fn, cfg),
+      registers(allocate_registers(fn, cfg, liveness)) {}
+
+std::unique_ptr<FunctionAnalyses> analyze_function(ir::Function& fn) {
+  if (fn.blocks.empty() && !fn.insts.empty()) build_cfg(fn);
+  return std::make_unique<FunctionAnalyses>(fn);
+}
+
+void analyze(ir::Module& module) {
+  for (ir::Function& fn : module.functions) {
+    if (fn.insts.empty()) continue;
+    build_cfg(fn);
+    FunctionAnalyses a(fn);
+    set_reconvergence_points(fn, a.cfg, a.post_dominators);
+    fn.analysis.loop_headers = a.loops.headers();
+    fn.analysis.regs_per_thread = a.registers.regs_per_thread();
+    fn.analysis.pred_regs = a.registers.preds;
+    fn.analysis.max_live_regs32 = a.registers.max_live_regs32;
+    fn.analysis.done = true;
+  }
+}
+
+}  // namespace simtlm::frontend::analysis

@@ -1,0 +1,47 @@
+// parse -> inline calls -> lay out memory -> analyse (see load.h).
+#include "frontend/load.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/analysis/analyze.h"
+#include "frontend/passes/inline_calls.h"
+#include "frontend/passes/layout_memory.h"
+#include "frontend/ptx/parser.h"
+#include "simtlm/error.h"
+
+namespace simtlm::frontend {
+
+std::unique_ptr<ir::Module> load_ptx_text(const std::string& text, const std::string& filename) {
+  std::unique_ptr<ir::Module> module = parse_ptx(text, filename);
+  passes::inline_calls(*module);
+  passes::layout_memory(*module);
+  analysis::analyze(*module);
+  return module;
+}
+
+std::unique_ptr<ir::Module> load_ptx_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ErrorKind::Input, "cannot read PTX file '" + path + "': is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    int err = errno;
+    throw Error(ErrorKind::Input, "cannot read PTX file '" + path + "': " +
+                                      (err ? std::strerror(err) : "cannot open"));
+  }
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) {
+    int err = errno;
+    throw Error(ErrorKind::Input, "cannot read PTX file '" + path + "': " +
+                                      (err ? std::strerror(err) : "read error"));
+  }
+  return load_ptx_text(buf.str(), path);
+}
+
+}  // namespace simtlm::frontend

@@ -1,0 +1,383 @@
+// cvt: conversions between integer and floating-point types (PTX ISA "cvt").
+//
+//  - int -> int: the source is sign- or zero-extended according to its own
+//    type, then truncated to the destination width, or with .sat clamped to the
+//    destination range. Signed 8-bit results are written sign-extended to 64
+//    bits (no 8-bit registers exist, so the destination register is always
+//    wider than .s8 and PTX extends a signed result to the register width).
+//  - int -> float: correctly rounded with .rn (default), .rz, .rm, .rp.
+//  - float -> int: requires .rni/.rzi/.rmi/.rpi; the rounded value saturates to
+//    the destination range and NaN converts to 0 (with or without .sat).
+//  - float -> float: widening is exact; narrowing requires .rn/.rz/.rm/.rp and is
+//    correctly rounded (bit-exact f16/bf16 including subnormals and overflow);
+//    .rni/.rzi/.rmi/.rpi round to an integral value in the destination format.
+//    .ftz flushes f32 subnormal inputs/results, .sat clamps to [0, 1] (NaN -> 0),
+//    .relu (f16/bf16 results) clamps negative values to +0, .satfinite clamps
+//    infinities/overflow to the largest finite value. NaN results are canonical.
+//  - cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b packs cvt(a) into the
+//    upper and cvt(b) into the lower half of d.
+#include <cmath>
+
+#include "functional/alu_detail.h"
+#include "functional/alu_fp.h"
+
+namespace simtlm::functional::alu_detail {
+namespace {
+
+using I128 = __int128;
+
+enum class FK : uint8_t { F16, BF16, F32, F64 };  // float kinds
+
+bool float_kind(DataType t, FK& k) {
+  switch (t) {
+    case DataType::F16: k = FK::F16; return true;
+    case DataType::BF16: k = FK::BF16; return true;
+    case DataType::F32: k = FK::F32; return true;
+    case DataType::F64: k = FK::F64; return true;
+    default: return false;
+  }
+}
+int float_bits(FK k) { return k == FK::F64 ? 64 : (k == FK::F32 ? 32 : 16); }
+
+bool is_int_rounding(ir::Rounding r) {
+  return r == ir::Rounding::Rni || r == ir::Rounding::Rzi || r == ir::Rounding::Rmi ||
+         r == ir::Rounding::Rpi;
+}
+bool is_float_rnd(ir::Rounding r) {
+  return r == ir::Rounding::Rn || r == ir::Rounding::Rz || r == ir::Rounding::Rm ||
+         r == ir::Rounding::Rp;
+}
+
+// Exact value of a float-kind operand; .ftz applies to f32 sources.
+template <FK K>
+inline double read_float(uint64_t raw, bool ftz) {
+  if constexpr (K == FK::F16) {
+    return f16_to_f32(raw);
+  } else if constexpr (K == FK::BF16) {
+    return bf16_to_f32(raw);
+  } else if constexpr (K == FK::F32) {
+    const float x = as_f32(raw);
+    return ftz ? flush_f32(x) : x;
+  } else {
+    return as_f64(raw);
+  }
+}
+
+// Integer-valued rounding of a double (exact).
+inline double round_integral(double x, Rnd m) {
+  switch (m) {
+    case Rnd::Zero: return std::trunc(x);
+    case Rnd::Down: return std::floor(x);
+    case Rnd::Up: return std::ceil(x);
+    default: return std::nearbyint(x);  // ties to even under the default mode
+  }
+}
+
+// Destination description of an integer conversion, prepared once per instruction.
+struct IntDst {
+  unsigned bits;
+  bool is_signed;
+  uint64_t mask;
+  I128 lo, hi;  // value range
+  explicit IntDst(DataType t)
+      : bits(int_bits(t)), is_signed(is_signed_int(t)),
+        mask(bits == 64 ? ~0ull : ((1ull << bits) - 1)) {
+    if (is_signed) {
+      hi = (static_cast<I128>(1) << (bits - 1)) - 1;
+      lo = -(static_cast<I128>(1) << (bits - 1));
+    } else {
+      hi = (static_cast<I128>(1) << bits) - 1;
+      lo = 0;
+    }
+  }
+  // The register value for an in-range (or wrapped) integer v.
+  uint64_t put(uint64_t v) const {
+    if (is_signed && bits == 8) return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(v)));
+    return v & mask;
+  }
+};
+
+// Source description of an integer operand: its value, sign- or zero-extended.
+struct IntSrc {
+  unsigned shift;
+  bool is_signed;
+  explicit IntSrc(DataType t) : shift(64 - int_bits(t)), is_signed(is_signed_int(t)) {}
+  I128 get(uint64_t raw) const {
+    const uint64_t up = raw << shift;
+    if (is_signed) return static_cast<int64_t>(up) >> shift;
+    return up >> shift;
+  }
+};
+
+// ---- int -> int ----------------------------------------------------------
+template <bool Sat>
+struct CvtIntInt {
+  static void run(const AluArgs& a) {
+    uint64_t* d = a.dst[0];
+    if (d == nullptr) return;
+    const uint64_t* s = a.src[0];
+    const IntSrc src(a.inst->type2);
+    const IntDst dst(a.inst->type);
+    for_each_lane(a.mask, [&](unsigned i) {
+      I128 v = src.get(s[i]);
+      if (Sat) v = v < dst.lo ? dst.lo : (v > dst.hi ? dst.hi : v);
+      d[i] = dst.put(static_cast<uint64_t>(v));
+    });
+  }
+};
+
+// ---- int -> float --------------------------------------------------------
+template <FK D>
+inline uint64_t encode_int(I128 v, Rnd m) {
+  const bool neg = v < 0;
+  const uint64_t mag = static_cast<uint64_t>(neg ? -v : v);
+  if constexpr (D == FK::F64) {
+    return f64_bits(int_to_f64(neg, mag, m));
+  } else {
+    constexpr Fmt f = D == FK::F32 ? kF32 : (D == FK::F16 ? kF16 : kBF16);
+    return int_to_narrow(neg, mag, f, m);
+  }
+}
+template <FK D, bool Sat>
+struct CvtIntFloat {
+  static void run(const AluArgs& a) {
+    uint64_t* d = a.dst[0];
+    if (d == nullptr) return;
+    const uint64_t* s = a.src[0];
+    const IntSrc src(a.inst->type2);
+    const Rnd m = rnd_of(a.inst->rounding);
+    const uint64_t one = D == FK::F64 ? 0x3FF0000000000000ull
+                                      : (D == FK::F32 ? 0x3F800000u : (D == FK::F16 ? 0x3C00u : 0x3F80u));
+    for_each_lane(a.mask, [&](unsigned i) {
+      const I128 v = src.get(s[i]);
+      if (Sat && v <= 0) {
+        d[i] = 0;
+      } else if (Sat && v >= 1) {
+        d[i] = one;
+      } else {
+        d[i] = encode_int<D>(v, m);
+      }
+    });
+  }
+};
+
+// ---- float -> int --------------------------------------------------------
+template <FK S>
+struct CvtFloatInt {
+  static void run(const AluArgs& a) {
+    uint64_t* d = a.dst[0];
+    if (d == nullptr) return;
+    const uint64_t* s = a.src[0];
+    const IntDst dst(a.inst->type);
+    const Rnd m = rnd_of(a.inst->rounding);
+    const bool ftz = a.inst->ftz;
+    const double hi_excl = std::ldexp(1.0, static_cast<int>(dst.is_signed ? dst.bits - 1 : dst.bits));
+    const double lo = dst.is_signed ? -hi_excl : 0.0;
+    const uint64_t max_v = static_cast<uint64_t>(dst.hi);
+    const uint64_t min_v = static_cast<uint64_t>(dst.lo);
+    for_each_lane(a.mask, [&](unsigned i) {
+      const double r = round_integral(read_float<S>(s[i], ftz), m);
+      uint64_t v;
+      if (r != r) {
+        v = 0;
+      } else if (r >= hi_excl) {
+        v = max_v;
+      } else if (r <= lo) {
+        v = min_v;
+      } else {
+        v = dst.is_signed ? static_cast<uint64_t>(static_cast<int64_t>(r)) : static_cast<uint64_t>(r);
+      }
+      d[i] = dst.put(v);
+    });
+  }
+};
+
+// ---- float -> float ------------------------------------------------------
+struct FloatOpts {
+  Rnd m;
+  bool integral;   // .rni/.rzi/.rmi/.rpi
+  bool ftz_in, ftz_out, sat, relu, satfinite;
+};
+
+template <FK D>
+inline uint64_t encode_float(double v, const FloatOpts& o) {
+  if (o.sat) v = saturate(v);
+  if (o.relu && v <= 0) v = 0.0;  // NaN stays NaN
+  uint64_t r;
+  if constexpr (D == FK::F64) {
+    r = v != v ? kCanonicalNaN64 : f64_bits(v);
+  } else {
+    constexpr Fmt f = D == FK::F32 ? kF32 : (D == FK::F16 ? kF16 : kBF16);
+    r = double_to_narrow(v, f, o.integral ? Rnd::Nearest : o.m);
+    if (D == FK::F32 && o.ftz_out) r = f32_bits(flush_f32(as_f32(r)));
+  }
+  if (o.satfinite) {
+    constexpr int kBits = D == FK::F64 ? 64 : (D == FK::F32 ? 32 : 16);
+    constexpr int kMbits = D == FK::F64 ? 52 : (D == FK::F32 ? 23 : (D == FK::F16 ? 10 : 7));
+    constexpr uint64_t kSign = 1ull << (kBits - 1);
+    constexpr uint64_t kInf = (kSign - 1) & ~((1ull << kMbits) - 1);
+    if ((r & ~kSign) == kInf) r = (r & kSign) | (kInf - 1);
+  }
+  return r;
+}
+
+template <FK S, FK D, bool Relu, bool SatFinite>
+struct CvtFloatFloat {
+  static void run(const AluArgs& a) {
+    uint64_t* d = a.dst[0];
+    if (d == nullptr) return;
+    const uint64_t* s = a.src[0];
+    const ir::Instruction& inst = *a.inst;
+    FloatOpts o{};
+    o.m = rnd_of(inst.rounding);
+    o.integral = is_int_rounding(inst.rounding);
+    o.ftz_in = inst.ftz && S == FK::F32;
+    o.ftz_out = inst.ftz && D == FK::F32;
+    o.sat = inst.sat;
+    o.relu = Relu;
+    o.satfinite = SatFinite;
+    for_each_lane(a.mask, [&](unsigned i) {
+      double v = read_float<S>(s[i], o.ftz_in);
+      if (o.integral) v = round_integral(v, o.m);
+      d[i] = encode_float<D>(v, o);
+    });
+  }
+};
+
+// Plain f32 <-> f64 without modifiers (the common case): host conversions,
+// which are exact (widening) or round-to-nearest-even (narrowing).
+struct CvtF32F64 {
+  static uint64_t apply(uint64_t a) { return out_f64<false>(static_cast<double>(as_f32(a))); }
+};
+struct CvtF64F32Rn {
+  static uint64_t apply(uint64_t a) { return out_f32<false, false>(static_cast<float>(as_f64(a))); }
+};
+
+// cvt.frnd.{f16x2,bf16x2}.f32 d, a, b: d = {cvt(a), cvt(b)} (a in the upper half).
+template <FK D, bool Relu, bool SatFinite>
+struct CvtPackF32 {
+  static void run(const AluArgs& a) {
+    uint64_t* d = a.dst[0];
+    if (d == nullptr) return;
+    const uint64_t* sa = a.src[0];
+    const uint64_t* sb = a.src[1];
+    const ir::Instruction& inst = *a.inst;
+    FloatOpts o{};
+    o.m = rnd_of(inst.rounding);
+    o.relu = Relu;
+    o.satfinite = SatFinite;
+    for_each_lane(a.mask, [&](unsigned i) {
+      const uint64_t hi = encode_float<D>(as_f32(sa[i]), o);
+      const uint64_t lo = encode_float<D>(as_f32(sb[i]), o);
+      d[i] = (hi << 16) | lo;
+    });
+  }
+};
+
+// .relu and .satfinite are template parameters (they have no IR field and are
+// read from the instruction text once, at selection).
+template <template <FK, bool, bool> class K, FK D>
+AluKernel with_half_mods(bool relu, bool satfinite) {
+  if (relu) return satfinite ? &K<D, true, true>::run : &K<D, true, false>::run;
+  return satfinite ? &K<D, false, true>::run : &K<D, false, false>::run;
+}
+template <FK S>
+struct FromSrc {
+  template <FK D, bool Relu, bool SatFinite>
+  using K = CvtFloatFloat<S, D, Relu, SatFinite>;
+};
+
+template <FK S>
+AluKernel float_float_for_src(FK dk, bool relu, bool satfinite) {
+  switch (dk) {
+    case FK::F16: return with_half_mods<FromSrc<S>::template K, FK::F16>(relu, satfinite);
+    case FK::BF16: return with_half_mods<FromSrc<S>::template K, FK::BF16>(relu, satfinite);
+    case FK::F32:
+      return relu || satfinite ? nullptr : &CvtFloatFloat<S, FK::F32, false, false>::run;
+    case FK::F64:
+      return relu || satfinite ? nullptr : &CvtFloatFloat<S, FK::F64, false, false>::run;
+  }
+  return nullptr;
+}
+
+AluKernel select_float_float(const Instruction& inst, FK dk, FK sk) {
+  const ir::Rounding r = inst.rounding;
+  const bool narrowing = float_bits(dk) < float_bits(sk) ||
+                         (float_bits(dk) == 16 && float_bits(sk) == 16 && dk != sk);
+  if (r == ir::Rounding::Rna) return nullptr;
+  if (narrowing && !is_float_rnd(r) && !is_int_rounding(r)) return nullptr;
+  const bool relu = has_modifier(inst, "relu");
+  const bool satfinite = has_modifier(inst, "satfinite");
+  const bool plain = !inst.ftz && !inst.sat && !relu && !satfinite;
+  if (plain && dk == FK::F64 && sk == FK::F32 && r == ir::Rounding::None) {
+    return &Unary<CvtF32F64>::run;
+  }
+  if (plain && dk == FK::F32 && sk == FK::F64 && r == ir::Rounding::Rn) {
+    return &Unary<CvtF64F32Rn>::run;
+  }
+  switch (sk) {
+    case FK::F16: return float_float_for_src<FK::F16>(dk, relu, satfinite);
+    case FK::BF16: return float_float_for_src<FK::BF16>(dk, relu, satfinite);
+    case FK::F32: return float_float_for_src<FK::F32>(dk, relu, satfinite);
+    case FK::F64: return float_float_for_src<FK::F64>(dk, relu, satfinite);
+  }
+  return nullptr;
+}
+
+template <bool Sat>
+AluKernel int_float_for_sat(FK dk) {
+  switch (dk) {
+    case FK::F16: return &CvtIntFloat<FK::F16, Sat>::run;
+    case FK::BF16: return &CvtIntFloat<FK::BF16, Sat>::run;
+    case FK::F32: return &CvtIntFloat<FK::F32, Sat>::run;
+    case FK::F64: return &CvtIntFloat<FK::F64, Sat>::run;
+  }
+  return nullptr;
+}
+
+AluKernel select_float_int(FK sk) {
+  switch (sk) {
+    case FK::F16: return &CvtFloatInt<FK::F16>::run;
+    case FK::BF16: return &CvtFloatInt<FK::BF16>::run;
+    case FK::F32: return &CvtFloatInt<FK::F32>::run;
+    case FK::F64: return &CvtFloatInt<FK::F64>::run;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+AluKernel select_convert(const Instruction& inst) {
+  const DataType dt = inst.type;
+  const DataType st = inst.type2;
+  const ir::Rounding r = inst.rounding;
+  FK dk{}, sk{};
+  const bool d_int = int_bits(dt) != 0;
+  const bool s_int = int_bits(st) != 0;
+  const bool d_float = float_kind(dt, dk);
+  const bool s_float = float_kind(st, sk);
+
+  if (dt == DataType::F16x2 || dt == DataType::BF16x2) {
+    if (st != DataType::F32 || !is_float_rnd(r) || inst.sat || inst.ftz) return nullptr;
+    const bool relu = has_modifier(inst, "relu");
+    const bool satfinite = has_modifier(inst, "satfinite");
+    return dt == DataType::F16x2 ? with_half_mods<CvtPackF32, FK::F16>(relu, satfinite)
+                                 : with_half_mods<CvtPackF32, FK::BF16>(relu, satfinite);
+  }
+  if (d_int && s_int) {
+    if (r != ir::Rounding::None || inst.ftz) return nullptr;
+    return inst.sat ? &CvtIntInt<true>::run : &CvtIntInt<false>::run;
+  }
+  if (d_float && s_int) {
+    if (!(r == ir::Rounding::None || is_float_rnd(r)) || inst.ftz) return nullptr;
+    return inst.sat ? int_float_for_sat<true>(dk) : int_float_for_sat<false>(dk);
+  }
+  if (d_int && s_float) {
+    if (!is_int_rounding(r)) return nullptr;
+    return select_float_int(sk);
+  }
+  if (d_float && s_float) return select_float_float(inst, dk, sk);
+  return nullptr;
+}
+
+}  // namespace simtlm::functional::alu_detail

@@ -1,0 +1,181 @@
+// f32/f64 arithmetic: add, sub, mul, mad, fma, div, abs, neg, min, max (PTX ISA
+// "Floating-Point Instructions"). f32 is computed in float (the host is IEEE
+// binary32 with SSE, so every operation is correctly rounded once); directed
+// rounding modifiers run the lane loop under the matching host rounding mode.
+// mad.f32 / mad.rnd.f{32,64} is a fused multiply-add (sm_20+ semantics).
+#include <cmath>
+
+#include "functional/alu_detail.h"
+#include "functional/alu_fp.h"
+
+namespace simtlm::functional::alu_detail {
+namespace {
+
+template <class FT, bool Ftz, bool Sat>
+struct FAdd {
+  static uint64_t apply(uint64_t a, uint64_t b) {
+    return out_fp<FT, Ftz, Sat>(in_fp<FT, Ftz>(a) + in_fp<FT, Ftz>(b));
+  }
+};
+template <class FT, bool Ftz, bool Sat>
+struct FSub {
+  static uint64_t apply(uint64_t a, uint64_t b) {
+    return out_fp<FT, Ftz, Sat>(in_fp<FT, Ftz>(a) - in_fp<FT, Ftz>(b));
+  }
+};
+template <class FT, bool Ftz, bool Sat>
+struct FMul {
+  static uint64_t apply(uint64_t a, uint64_t b) {
+    return out_fp<FT, Ftz, Sat>(in_fp<FT, Ftz>(a) * in_fp<FT, Ftz>(b));
+  }
+};
+template <class FT, bool Ftz, bool Sat>
+struct FFma {
+  static uint64_t apply(uint64_t a, uint64_t b, uint64_t c) {
+    return out_fp<FT, Ftz, Sat>(std::fma(in_fp<FT, Ftz>(a), in_fp<FT, Ftz>(b), in_fp<FT, Ftz>(c)));
+  }
+};
+// IEEE division (div.rn/rz/rm/rp, and div.full.f32 which is within its 2-ulp bound).
+template <class FT, bool Ftz, bool Sat>
+struct FDiv {
+  static uint64_t apply(uint64_t a, uint64_t b) {
+    return out_fp<FT, Ftz, Sat>(in_fp<FT, Ftz>(a) / in_fp<FT, Ftz>(b));
+  }
+};
+// div.approx.f32: d = a * (1/b); for 2^126 < |b| < 2^128 the reciprocal is 0
+// (so the result is 0, or NaN when a is infinite), as the manual describes.
+template <class FT, bool Ftz, bool Sat>
+struct FDivApprox {
+  static uint64_t apply(uint64_t a, uint64_t b) {
+    const float x = in_f32<Ftz>(a);
+    const float y = in_f32<Ftz>(b);
+    float r = 1.0f / y;
+    if (std::fabs(y) > 0x1p126f && std::isfinite(y)) r = std::copysign(0.0f, y);
+    return out_f32<Ftz, Sat>(x * r);
+  }
+};
+
+// abs/neg: sign-bit operations (NaN payloads are kept); .ftz flushes first.
+template <class FT, bool Ftz, bool Sat>
+struct FAbs {
+  static uint64_t apply(uint64_t a) {
+    return fp_bits(in_fp<FT, Ftz>(a)) & ~kSignBit<FT>;
+  }
+};
+template <class FT, bool Ftz, bool Sat>
+struct FNeg {
+  static uint64_t apply(uint64_t a) { return fp_bits(in_fp<FT, Ftz>(a)) ^ kSignBit<FT>; }
+};
+
+// min/max: a NaN operand is ignored (both NaN -> canonical NaN); with .NaN any
+// NaN operand gives the canonical NaN; -0.0 orders below +0.0. With .xorsign.abs
+// the magnitudes are compared and the result takes sign(a) ^ sign(b).
+template <class FT, bool IsMax, bool NaNMode, bool XorSign>
+inline FT min_max(FT a, FT b) {
+  FT x = a, y = b;
+  if (XorSign) {
+    x = std::fabs(a);
+    y = std::fabs(b);
+  }
+  const bool xn = x != x, yn = y != y;
+  FT r;
+  if (xn || yn) {
+    if (NaNMode || (xn && yn)) return x + y;  // a NaN; written canonical
+    r = xn ? y : x;
+  } else if (x == y) {
+    // Only ±0 pairs differ here: min prefers -0, max prefers +0.
+    r = (std::signbit(x) == IsMax) ? y : x;
+  } else {
+    r = IsMax ? (x > y ? x : y) : (x < y ? x : y);
+  }
+  if (XorSign) r = std::signbit(a) != std::signbit(b) ? -r : r;
+  return r;
+}
+template <class FT, bool Ftz, bool IsMax, bool NaNMode, bool XorSign>
+struct FMinMax {
+  static uint64_t apply(uint64_t a, uint64_t b) {
+    return out_fp<FT, Ftz, false>(
+        min_max<FT, IsMax, NaNMode, XorSign>(in_fp<FT, Ftz>(a), in_fp<FT, Ftz>(b)));
+  }
+};
+
+// Instantiates Shape<Op<FT, Ftz, Sat>> for the instruction's type and flags,
+// under its rounding modifier when `rounded`. f64 takes neither .ftz nor .sat.
+template <template <class, bool, bool> class Op, template <class> class Shape>
+AluKernel float_kernel(const Instruction& inst, bool rounded) {
+  const ir::Rounding r = rounded ? inst.rounding : ir::Rounding::None;
+  if (inst.type == DataType::F32) {
+    if (inst.ftz) {
+      return inst.sat ? with_rounding<Shape<Op<float, true, true>>>(r)
+                      : with_rounding<Shape<Op<float, true, false>>>(r);
+    }
+    return inst.sat ? with_rounding<Shape<Op<float, false, true>>>(r)
+                    : with_rounding<Shape<Op<float, false, false>>>(r);
+  }
+  if (inst.type == DataType::F64) {
+    if (inst.ftz || inst.sat) return nullptr;
+    return with_rounding<Shape<Op<double, false, false>>>(r);
+  }
+  return nullptr;
+}
+
+template <bool IsMax, bool NaNMode, bool XorSign>
+AluKernel min_max_kernel(const Instruction& inst) {
+  if (inst.type == DataType::F32) {
+    return inst.ftz ? &Binary<FMinMax<float, true, IsMax, NaNMode, XorSign>>::run
+                    : &Binary<FMinMax<float, false, IsMax, NaNMode, XorSign>>::run;
+  }
+  if (inst.ftz || XorSign) return nullptr;
+  return &Binary<FMinMax<double, false, IsMax, NaNMode, false>>::run;
+}
+
+template <bool IsMax>
+AluKernel select_min_max(const Instruction& inst) {
+  const bool nan_mode = has_modifier(inst, "NaN");
+  const bool xorsign = has_modifier(inst, "xorsign");
+  if (xorsign != has_modifier(inst, "abs")) return nullptr;
+  if (nan_mode) {
+    return xorsign ? min_max_kernel<IsMax, true, true>(inst) : min_max_kernel<IsMax, true, false>(inst);
+  }
+  return xorsign ? min_max_kernel<IsMax, false, true>(inst) : min_max_kernel<IsMax, false, false>(inst);
+}
+
+bool is_float_rounding(ir::Rounding r) { return fe_mode_of(r) >= 0; }
+
+}  // namespace
+
+AluKernel select_float(const Instruction& inst) {
+  if (!is_float_rounding(inst.rounding)) return nullptr;
+  switch (inst.op) {
+    case Opcode::Add: return float_kernel<FAdd, Binary>(inst, true);
+    case Opcode::Sub: return float_kernel<FSub, Binary>(inst, true);
+    case Opcode::Mul:
+      if (inst.mul != ir::MulMode::None) return nullptr;
+      return float_kernel<FMul, Binary>(inst, true);
+    case Opcode::Mad: case Opcode::Fma:
+      if (inst.mul != ir::MulMode::None) return nullptr;
+      return float_kernel<FFma, Ternary>(inst, true);
+    case Opcode::Div:
+      if (inst.approx) {
+        if (inst.type != DataType::F32 || inst.rounding != ir::Rounding::None) return nullptr;
+        return float_kernel<FDivApprox, Binary>(inst, false);
+      }
+      if (inst.full) {
+        if (inst.type != DataType::F32 || inst.rounding != ir::Rounding::None) return nullptr;
+        return float_kernel<FDiv, Binary>(inst, false);
+      }
+      return float_kernel<FDiv, Binary>(inst, true);
+    case Opcode::Abs:
+      if (inst.sat || inst.rounding != ir::Rounding::None) return nullptr;
+      return float_kernel<FAbs, Unary>(inst, false);
+    case Opcode::Neg:
+      if (inst.sat || inst.rounding != ir::Rounding::None) return nullptr;
+      return float_kernel<FNeg, Unary>(inst, false);
+    case Opcode::Min: case Opcode::Max:
+      if (inst.sat || inst.rounding != ir::Rounding::None) return nullptr;
+      return inst.op == Opcode::Max ? select_min_max<true>(inst) : select_min_max<false>(inst);
+    default: return nullptr;
+  }
+}
+
+}  // namespace simtlm::functional::alu_detail

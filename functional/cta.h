@@ -1,0 +1,88 @@
+// A cooperative thread array of the functional engine: its warps, shared
+// memory, per-thread local memory and the 16 named barriers. Barrier
+// semantics are described in warp.h's decision block.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "functional/launch.h"
+#include "functional/warp.h"
+
+namespace simtlm::functional {
+
+class LaunchContext;
+
+class Cta {
+ public:
+  static constexpr unsigned kNumBarriers = 16;
+
+  // Builds CTA `linear_id` (x fastest) of the launch: warps with zeroed
+  // registers at pc 0, zeroed shared and local memory.
+  Cta(const LaunchContext& ctx, uint64_t linear_id);
+
+  uint64_t linear_id() const { return linear_id_; }
+  const Dim3u& id() const { return id_; }
+  Dim3u thread_id(uint32_t linear_thread) const;
+
+  std::vector<Warp>& warps() { return warps_; }
+  const std::vector<Warp>& warps() const { return warps_; }
+  Warp& warp(size_t i) { return warps_[i]; }
+  size_t num_warps() const { return warps_.size(); }
+
+  uint8_t* shared() { return shared_.data(); }
+  uint64_t shared_size() const { return shared_.size(); }
+  // Local frame of thread `linear_thread` (local_size() bytes).
+  uint8_t* local(uint32_t linear_thread) { return local_.data() + size_t(linear_thread) * local_bytes_; }
+  uint64_t local_size() const { return local_bytes_; }
+
+  uint32_t live_threads() const { return live_threads_; }
+  bool finished() const { return live_threads_ == 0; }
+
+  // Deterministic clock: warp instructions executed by this CTA so far.
+  uint64_t clock() const { return clock_; }
+  void tick() { ++clock_; }
+
+  // --- barriers -----------------------------------------------------------
+  // A warp's lanes `lanes` arrive at barrier `id` expecting `count` threads
+  // (0 = all live threads of the CTA). With `wait` the warp blocks until the
+  // barrier completes (it must already have advanced past the instruction).
+  // bar.red: red_op 1 = popc, 2 = and, 3 = or over `pred` (lane array, read
+  // for `lanes`), result written to register lane array `red_dst` (reg * W) of
+  // each arrived lane on completion. Returns true when the barrier completed.
+  // Throws Error(Ptx) for an id outside 0..15 or an inconsistent count/op.
+  bool arrive(Warp& warp, const LaunchContext& ctx, unsigned id, uint32_t count, uint64_t lanes,
+              bool wait, uint8_t red_op, const uint64_t* pred, int32_t red_dst);
+  // Threads exited: the live count drops, barriers waiting for all live
+  // threads may complete. Returns true when one did.
+  bool threads_exited(uint64_t lanes);
+
+  // Warps waiting at barriers, one line each (for deadlock reports).
+  std::string describe_waiting(const LaunchContext& ctx) const;
+
+ private:
+  struct Barrier {
+    uint32_t arrived = 0;
+    uint32_t expected = 0;  // 0 = all live threads
+    uint8_t red_op = 0;
+    uint32_t red_popc = 0;
+    bool red_all = true;
+    bool red_any = false;
+    bool has_waiters = false;
+  };
+  bool try_release(unsigned id);
+
+  uint64_t linear_id_;
+  Dim3u id_;
+  Dim3u block_;
+  std::vector<Warp> warps_;
+  std::vector<uint8_t> shared_;
+  std::vector<uint8_t> local_;
+  uint64_t local_bytes_;
+  uint32_t live_threads_ = 0;
+  uint64_t clock_ = 0;
+  Barrier barriers_[kNumBarriers];
+};
+
+}  // namespace simtlm::functional

@@ -1,0 +1,54 @@
+// The timing-free backend: runs every CTA of a launch to completion, one CTA
+// at a time in linearised CTA-id order. Within a CTA the warps run round-
+// robin, each for up to kQuantum instructions or until it waits at a barrier
+// or finishes, so the result is deterministic and spin-waits between warps
+// of a CTA make progress.
+#include "functional/launch.h"
+
+#include "functional/cta.h"
+#include "functional/executor.h"
+#include "simtlm/error.h"
+
+namespace simtlm::functional {
+
+namespace {
+
+constexpr unsigned kQuantum = 1024;
+
+void run_cta(Cta& cta, const LaunchContext& ctx) {
+  std::vector<Warp>& warps = cta.warps();
+  while (!cta.finished()) {
+    bool progress = false;
+    for (Warp& warp : warps) {
+      if (!warp.can_issue()) continue;
+      progress = true;
+      for (unsigned q = 0; q < kQuantum && warp.can_issue(); ++q) execute(warp, cta, ctx);
+    }
+    if (!progress) {
+      const Dim3u& id = cta.id();
+      throw Error(ErrorKind::Deadlock, "deadlock in kernel '" + ctx.kernel().name + "', CTA (" +
+                                           std::to_string(id.x) + "," + std::to_string(id.y) + "," +
+                                           std::to_string(id.z) +
+                                           "): no warp can make progress" + cta.describe_waiting(ctx));
+    }
+  }
+}
+
+}  // namespace
+
+LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory) {
+  LaunchContext ctx(request, memory);
+  LaunchCounters counters;
+  for (uint64_t id = 0; id < ctx.num_ctas(); ++id) {
+    Cta cta(ctx, id);
+    run_cta(cta, ctx);
+    ++counters.ctas;
+    for (const Warp& w : cta.warps()) {
+      counters.warp_instructions += w.instructions();
+      counters.thread_instructions += w.thread_instructions();
+    }
+  }
+  return counters;
+}
+
+}  // namespace simtlm::functional

@@ -1,0 +1,480 @@
+#include "models/cache/cache.h"
+
+#include <algorithm>
+
+namespace simtlm::models {
+
+const char* to_string(CacheEventKind kind) {
+  switch (kind) {
+    case CacheEventKind::Hit: return "hit";
+    case CacheEventKind::Miss: return "miss";
+    case CacheEventKind::SectorMiss: return "sector_miss";
+    case CacheEventKind::MshrMerge: return "mshr_merge";
+    case CacheEventKind::Fill: return "fill";
+    case CacheEventKind::Evict: return "evict";
+  }
+  return "?";
+}
+
+namespace {
+const CacheParams& checked(const CacheParams& params, const char* name) {
+  params.validate(std::string("cache '") + name + "'");
+  return params;
+}
+}  // namespace
+
+Cache::Cache(const sc_core::sc_module_name& name, const CacheParams& params)
+    : ClockedModule(name, checked(params, name).clock_period),
+      up_("target_socket", *this),
+      down_("initiator_socket", *this),
+      target_socket(up_.socket),
+      initiator_socket(down_.socket),
+      p_(params),
+      tags_(params),
+      mshrs_(params.mshrs, params.mshr_merge_limit) {}
+
+CacheStats& Cache::stats() {
+  // Cycles slept since the last tick are idle until the next one.
+  const uint64_t now = clock().now();
+  stats_.busy_cycles = busy_cycles();
+  stats_.idle_cycles = idle_cycles();
+  const uint64_t accounted = busy_cycles() + idle_cycles();
+  if (now + 1 > accounted) {
+    stats_.idle_cycles += now + 1 - accounted;
+  }
+  stats_.requests_held = up_.requests_held();
+  return stats_;
+}
+
+// ---------------------------------------------------------------- ports
+
+bool Cache::on_request(unsigned, tlm::tlm_generic_payload& trans) {
+  if (requests_.size() >= p_.request_queue) {
+    return false;  // END_REQ waits until the lookup stage drains the queue
+  }
+  const uint64_t ready = clock().registration_cycle_now();
+  requests_.push_back({&trans, ready});
+  wake_at(ready);
+  return true;
+}
+
+void Cache::on_response_done(unsigned, tlm::tlm_generic_payload&) { wake_next(); }
+
+void Cache::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_next(); }
+
+bool Cache::on_response(unsigned, tlm::tlm_generic_payload& trans) {
+  const uint64_t ready = clock().registration_cycle_now();
+  // Our own fills/writebacks keep the reference taken when they were created;
+  // forwarded requester transactions are held by up_ until their response ends.
+  from_below_.push_back({&trans, ready});
+  wake_at(ready);
+  return true;
+}
+
+// ---------------------------------------------------------------- clock
+
+uint64_t Cache::tick(uint64_t c) {
+  // 1. One response from the next level.
+  if (!from_below_.empty() && from_below_.front().ready <= c) {
+    tlm::tlm_generic_payload* t = from_below_.front().trans;
+    from_below_.pop_front();
+    from_below(*t, c);
+  }
+  // 2. One tag lookup.
+  if (!requests_.empty() && requests_.front().ready <= c) {
+    if (lookup(*requests_.front().trans, c)) {
+      requests_.pop_front();
+    }
+  }
+  // 3. Admit a held request (END_REQ now; it is looked up from the next edge).
+  if (up_.held_request() != nullptr && requests_.size() < p_.request_queue) {
+    tlm::tlm_generic_payload& t = up_.accept_request();
+    requests_.push_back({&t, c + 1});
+  }
+  // 4. One request to the next level.
+  if (!outgoing_.empty() && down_.request_ready()) {
+    tlm::tlm_generic_payload* t = outgoing_.front();
+    outgoing_.pop_front();
+    down_.send_request(*t);
+  }
+  // 5. One response to the requester.
+  if (!responses_.empty() && responses_.front().ready <= c && up_.response_ready()) {
+    tlm::tlm_generic_payload* t = responses_.front().trans;
+    responses_.pop_front();
+    ++stats_.responses;
+    up_.send_response(*t);
+  }
+
+  // Next edge with something to do. Waiting on END_REQ/END_RESP needs no
+  // tick: the port callbacks wake us.
+  uint64_t next = kSleep;
+  auto consider = [&](uint64_t ready) { next = std::min(next, std::max(ready, c + 1)); };
+  if (!from_below_.empty()) consider(from_below_.front().ready);
+  if (!requests_.empty()) consider(requests_.front().ready);
+  if (up_.held_request() != nullptr && requests_.size() < p_.request_queue) consider(c + 1);
+  if (!outgoing_.empty() && down_.request_ready()) consider(c + 1);
+  if (!responses_.empty() && up_.response_ready()) consider(responses_.front().ready);
+  return next;
+}
+
+// ---------------------------------------------------------------- lookups
+
+bool Cache::fail(Fail why) {
+  ++stats_.reservation_fails;
+  switch (why) {
+    case Fail::Mshr: ++stats_.fail_mshr_full; break;
+    case Fail::Merge: ++stats_.fail_merge_limit; break;
+    case Fail::NoLine: ++stats_.fail_no_line; break;
+    case Fail::MissQueue: ++stats_.fail_miss_queue; break;
+    case Fail::ResponseQueue: ++stats_.fail_response_queue; break;
+  }
+  return false;
+}
+
+void Cache::count_access(tlm::tlm_generic_payload& trans) {
+  ++stats_.accesses;
+  const MemExtension* ext = find_mem_ext(trans);
+  if (ext != nullptr && ext->kind == AccessKind::Atomic) {
+    ++stats_.atomics;
+  } else if (trans.is_write()) {
+    ++stats_.writes;
+  } else {
+    ++stats_.reads;
+  }
+}
+
+bool Cache::lookup(tlm::tlm_generic_payload& trans, uint64_t c) {
+  const uint64_t line = tags_.line_of(trans.get_address());
+  const uint32_t mask = sector_mask_of(trans, p_.line_bytes, p_.sector_bytes);
+  const MemExtension* ext = find_mem_ext(trans);
+  const bool atomic = ext != nullptr && ext->kind == AccessKind::Atomic;
+  if (atomic) {
+    // Atomics are performed where the data is owned: a write-back cache does
+    // them as a read-modify-write, the others pass them on.
+    return p_.write_policy == WritePolicy::WriteBack ? read_access(trans, line, mask, true, c)
+                                                     : bypass_access(trans, line, c);
+  }
+  if (trans.is_write()) {
+    return write_access(trans, line, mask, c);
+  }
+  return read_access(trans, line, mask, false, c);
+}
+
+bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, bool atomic, uint64_t c) {
+  const MemExtension* ext = find_mem_ext(trans);
+  CacheLine* l = tags_.find(line);
+  if (l != nullptr && (l->valid & mask) == mask) {
+    if (!response_room()) return fail(Fail::ResponseQueue);
+    tags_.touch(*l);
+    if (atomic) l->dirty |= mask;
+    count_access(trans);
+    ++stats_.hits;
+    notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
+    respond(trans, c + p_.hit_latency);
+    return true;
+  }
+  if (MshrEntry* m = mshrs_.find(line)) {
+    // The line is reserved (a fill is outstanding): join it, fetching any
+    // sector neither valid nor already requested.
+    if (!mshrs_.can_merge(*m)) return fail(Fail::Merge);
+    const uint32_t extra = mask & ~l->valid & ~m->inflight;
+    if (extra != 0 && outgoing_room() < 1) return fail(Fail::MissQueue);
+    m->waiters.push_back({&trans, mask});
+    if (extra != 0) {
+      m->inflight |= extra;
+      send_fill(line, extra, ext);
+    }
+    tags_.touch(*l);
+    count_access(trans);
+    ++stats_.mshr_merges;
+    notify(CacheEventKind::MshrMerge, line, mask, &trans, l->owner_warp, c);
+    return true;
+  }
+  if (mshrs_.full()) return fail(Fail::Mshr);
+  if (l != nullptr) {
+    // Sector miss: the line stays, only the missing sectors are fetched.
+    if (outgoing_room() < 1) return fail(Fail::MissQueue);
+    const uint32_t missing = mask & ~l->valid;
+    MshrEntry& m = mshrs_.allocate(line);
+    m.waiters.push_back({&trans, mask});
+    m.inflight = missing;
+    l->reserved = true;
+    tags_.touch(*l);
+    send_fill(line, missing, ext);
+    count_access(trans);
+    ++stats_.sector_misses;
+    notify(CacheEventKind::SectorMiss, line, mask, &trans, l->owner_warp, c);
+    return true;
+  }
+  CacheLine* v = tags_.victim(line);
+  if (v == nullptr) return fail(Fail::NoLine);
+  const uint32_t needed = 1 + ((v->allocated && v->dirty != 0) ? 1 : 0);
+  if (outgoing_room() < needed) return fail(Fail::MissQueue);
+  evict(*v, c);
+  tags_.install(*v, line, ext ? ext->sm_id : -1, ext ? ext->warp_id : -1);
+  v->reserved = true;
+  MshrEntry& m = mshrs_.allocate(line);
+  m.waiters.push_back({&trans, mask});
+  m.inflight = mask;
+  send_fill(line, mask, ext);
+  count_access(trans);
+  ++stats_.misses;
+  notify(CacheEventKind::Miss, line, mask, &trans, v->owner_warp, c);
+  return true;
+}
+
+bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, uint64_t c) {
+  const MemExtension* ext = find_mem_ext(trans);
+  CacheLine* l = tags_.find(line);
+  switch (p_.write_policy) {
+    case WritePolicy::WriteEvict: {
+      if (outgoing_room() < 1) return fail(Fail::MissQueue);
+      count_access(trans);
+      if (l != nullptr) {
+        ++stats_.write_hits;
+        ++stats_.write_invalidations;
+        if (l->reserved) {
+          l->invalidate_after_fill = true;  // waiters still need the fill
+        } else {
+          evict(*l, c);
+        }
+      } else {
+        ++stats_.write_misses;
+      }
+      forward(trans);
+      return true;
+    }
+    case WritePolicy::WriteThrough: {
+      if (l != nullptr) {
+        if (outgoing_room() < 1) return fail(Fail::MissQueue);
+        l->valid |= mask;
+        tags_.touch(*l);
+        count_access(trans);
+        ++stats_.write_hits;
+        notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
+      } else if (p_.write_allocate) {
+        CacheLine* v = tags_.victim(line);
+        if (v == nullptr) return fail(Fail::NoLine);
+        const uint32_t needed = 1 + ((v->allocated && v->dirty != 0) ? 1 : 0);
+        if (outgoing_room() < needed) return fail(Fail::MissQueue);
+        evict(*v, c);
+        tags_.install(*v, line, ext ? ext->sm_id : -1, ext ? ext->warp_id : -1);
+        v->valid = mask;
+        count_access(trans);
+        ++stats_.write_misses;
+        notify(CacheEventKind::Miss, line, mask, &trans, v->owner_warp, c);
+      } else {
+        if (outgoing_room() < 1) return fail(Fail::MissQueue);
+        count_access(trans);
+        ++stats_.write_misses;
+        notify(CacheEventKind::Miss, line, mask, &trans, -1, c);
+      }
+      forward(trans);
+      return true;
+    }
+    case WritePolicy::WriteBack: {
+      if (l != nullptr) {
+        if (!response_room()) return fail(Fail::ResponseQueue);
+        l->valid |= mask;
+        l->dirty |= mask;
+        tags_.touch(*l);
+        count_access(trans);
+        ++stats_.write_hits;
+        notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
+        respond(trans, c + p_.hit_latency);
+        return true;
+      }
+      if (!p_.write_allocate) {
+        if (outgoing_room() < 1) return fail(Fail::MissQueue);
+        count_access(trans);
+        ++stats_.write_misses;
+        notify(CacheEventKind::Miss, line, mask, &trans, -1, c);
+        forward(trans);
+        return true;
+      }
+      // Write-allocate without fetch: the written sectors become valid and
+      // dirty; the others stay invalid until a read fetches them.
+      CacheLine* v = tags_.victim(line);
+      if (v == nullptr) return fail(Fail::NoLine);
+      if (!response_room()) return fail(Fail::ResponseQueue);
+      if (v->allocated && v->dirty != 0 && outgoing_room() < 1) return fail(Fail::MissQueue);
+      evict(*v, c);
+      tags_.install(*v, line, ext ? ext->sm_id : -1, ext ? ext->warp_id : -1);
+      v->valid = mask;
+      v->dirty = mask;
+      count_access(trans);
+      ++stats_.write_misses;
+      notify(CacheEventKind::Miss, line, mask, &trans, v->owner_warp, c);
+      respond(trans, c + p_.hit_latency);
+      return true;
+    }
+  }
+  return true;
+}
+
+bool Cache::bypass_access(tlm::tlm_generic_payload& trans, uint64_t line, uint64_t c) {
+  if (outgoing_room() < 1) return fail(Fail::MissQueue);
+  CacheLine* l = tags_.find(line);
+  if (l != nullptr) {
+    ++stats_.write_invalidations;
+    if (l->reserved) {
+      l->invalidate_after_fill = true;
+    } else {
+      evict(*l, c);
+    }
+  }
+  count_access(trans);
+  forward(trans);
+  return true;
+}
+
+// ---------------------------------------------------------------- next level
+
+void Cache::from_below(tlm::tlm_generic_payload& trans, uint64_t c) {
+  if (!pool_.owns(trans)) {
+    respond(trans, c);  // acknowledgement of a forwarded write/atomic
+    return;
+  }
+  const MemExtension& ext = mem_ext(trans, name());
+  if (ext.kind == AccessKind::Fill) {
+    fill(trans, c);
+  }
+  trans.release();  // our reference from send_fill/send_writeback
+}
+
+void Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
+  const uint64_t line = trans.get_address();
+  const uint32_t sectors = mem_ext(trans, name()).sector_mask;
+  CacheLine* l = tags_.find(line);
+  MshrEntry* m = mshrs_.find(line);
+  if (l == nullptr || m == nullptr) {
+    SC_REPORT_ERROR("simtlm/cache", (std::string(name()) + ": fill for a line without an MSHR").c_str());
+    return;
+  }
+  l->valid |= sectors;
+  m->inflight &= ~sectors;
+  ++stats_.fills;
+  stats_.fill_sectors += popcount32(sectors);
+  notify(CacheEventKind::Fill, line, sectors, nullptr, l->owner_warp, c);
+  // Release every waiter whose sectors are all present, in arrival order.
+  auto& waiters = m->waiters;
+  size_t kept = 0;
+  for (size_t i = 0; i < waiters.size(); ++i) {
+    MshrWaiter w = waiters[i];
+    if ((w.sectors & ~l->valid) == 0) {
+      const MemExtension* wext = find_mem_ext(*w.trans);
+      if (wext != nullptr && wext->kind == AccessKind::Atomic) {
+        l->dirty |= w.sectors;
+      }
+      respond(*w.trans, c);
+    } else {
+      waiters[kept++] = w;
+    }
+  }
+  waiters.resize(kept);
+  if (waiters.empty() && m->inflight == 0) {
+    mshrs_.release(*m);
+    l->reserved = false;
+    if (l->invalidate_after_fill) {
+      evict(*l, c);
+    }
+  }
+}
+
+void Cache::evict(CacheLine& line, uint64_t c) {
+  if (!line.allocated) {
+    return;
+  }
+  ++stats_.evictions;
+  notify(CacheEventKind::Evict, line.line_addr, line.valid, nullptr, line.owner_warp, c);
+  if (line.dirty != 0) {
+    send_writeback(line.line_addr, line.dirty, line.owner_sm, line.owner_warp);
+  }
+  tags_.invalidate(line);
+}
+
+void Cache::send_fill(uint64_t line, uint32_t sectors, const MemExtension* requester) {
+  tlm::tlm_generic_payload* t = pool_.allocate();
+  t->acquire();
+  t->set_command(tlm::TLM_READ_COMMAND);
+  t->set_address(line);
+  t->set_data_length(p_.line_bytes);
+  t->set_streaming_width(p_.line_bytes);
+  MemExtension& ext = *find_mem_ext(*t);
+  if (requester != nullptr) {
+    ext.sm_id = requester->sm_id;
+    ext.warp_id = requester->warp_id;
+    ext.cta_id = requester->cta_id;
+    ext.pc = requester->pc;
+    ext.space = requester->space;
+  }
+  ext.kind = AccessKind::Fill;
+  ext.sector_mask = sectors;
+  ext.sector_bytes = static_cast<uint16_t>(p_.sector_bytes);
+  ext.request_id = next_request_id_++;
+  ext.issue_time = sc_core::sc_time_stamp();
+  ++stats_.fill_requests;
+  outgoing_.push_back(t);
+}
+
+void Cache::send_writeback(uint64_t line, uint32_t sectors, int32_t sm, int32_t warp) {
+  tlm::tlm_generic_payload* t = pool_.allocate();
+  t->acquire();
+  t->set_command(tlm::TLM_WRITE_COMMAND);
+  t->set_address(line);
+  t->set_data_length(p_.line_bytes);
+  t->set_streaming_width(p_.line_bytes);
+  MemExtension& ext = *find_mem_ext(*t);
+  ext.sm_id = sm;
+  ext.warp_id = warp;
+  ext.kind = AccessKind::Writeback;
+  ext.sector_mask = sectors;
+  ext.sector_bytes = static_cast<uint16_t>(p_.sector_bytes);
+  ext.request_id = next_request_id_++;
+  ext.issue_time = sc_core::sc_time_stamp();
+  ++stats_.writebacks;
+  stats_.writeback_sectors += popcount32(sectors);
+  outgoing_.push_back(t);
+}
+
+void Cache::forward(tlm::tlm_generic_payload& trans) {
+  ++stats_.forwarded;
+  outgoing_.push_back(&trans);
+}
+
+void Cache::respond(tlm::tlm_generic_payload& trans, uint64_t ready) {
+  // Keep responses_ ordered by ready cycle (stable for equal cycles).
+  auto pos = std::upper_bound(responses_.begin(), responses_.end(), ready,
+                              [](uint64_t r, const Pending& p) { return r < p.ready; });
+  responses_.insert(pos, {&trans, ready});
+  if (up_.response_ready()) {
+    wake_at(ready);
+  }
+}
+
+void Cache::notify(CacheEventKind kind, uint64_t line, uint32_t sectors, const tlm::tlm_generic_payload* trans,
+                   int32_t owner_warp, uint64_t cycle) {
+  if (observers_.empty()) {
+    return;
+  }
+  CacheEvent ev;
+  ev.kind = kind;
+  ev.line_addr = line;
+  ev.sectors = sectors;
+  ev.owner_warp = owner_warp;
+  ev.cycle = cycle;
+  if (trans != nullptr) {
+    if (const MemExtension* ext = trans->get_extension<MemExtension>()) {
+      ev.access = ext->kind;
+      ev.sm_id = ext->sm_id;
+      ev.warp_id = ext->warp_id;
+    } else {
+      ev.access = trans->is_write() ? AccessKind::Store : AccessKind::Load;
+    }
+  }
+  for (const CacheObserver& obs : observers_) {
+    obs(ev);
+  }
+}
+
+}  // namespace simtlm::models

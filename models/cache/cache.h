@@ -1,0 +1,150 @@
+// Generic sectored, non-blocking cache module: the L1 data cache, the L2 slice
+// and read-only caches are instances with different CacheParams.
+//
+//   target_socket    <- requester (SM/LD-ST unit, interconnect)   requests in, responses out
+//   initiator_socket -> next level (interconnect, L2, DRAM)      fills/writes out, responses in
+//
+// Per clock cycle (in this order): one response from the next level is
+// processed (fill, write acknowledgement, writeback acknowledgement); one
+// request gets its tag lookup; a held request is admitted to the request
+// queue; one request is sent to the next level; one response is sent to the
+// requester. Timing formulas are in docs/memory-system.md.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "models/cache/cache_params.h"
+#include "models/cache/mshr_table.h"
+#include "models/cache/tag_array.h"
+#include "models/common/at_initiator_port.h"
+#include "models/common/at_target_port.h"
+#include "models/common/clock_domain.h"
+#include "models/common/mem_extension.h"
+#include "models/common/payload_pool.h"
+
+namespace simtlm::models {
+
+// Counters of one cache. Reads and atomics that need data are classified as
+// hits, misses (line absent: a line is allocated and filled), sector misses
+// (line present, some sectors missing) or MSHR merges (joined an outstanding
+// fill). Writes are classified as write hits (line present) or write misses.
+struct CacheStats {
+  uint64_t accesses = 0;          // requests that completed their tag lookup
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+  uint64_t atomics = 0;
+  uint64_t hits = 0;
+  uint64_t misses = 0;
+  uint64_t sector_misses = 0;
+  uint64_t mshr_merges = 0;
+  uint64_t write_hits = 0;
+  uint64_t write_misses = 0;
+  // Every cycle a lookup could not proceed counts one reservation fail, and
+  // one of the reasons below.
+  uint64_t reservation_fails = 0;
+  uint64_t fail_mshr_full = 0;
+  uint64_t fail_merge_limit = 0;
+  uint64_t fail_no_line = 0;       // every frame of the set has a fill outstanding
+  uint64_t fail_miss_queue = 0;    // no room in the queue toward the next level
+  uint64_t fail_response_queue = 0;
+  uint64_t requests_held = 0;      // END_REQ delayed because the request queue was full
+  uint64_t fill_requests = 0;      // fills sent to the next level
+  uint64_t fills = 0;              // fills received
+  uint64_t fill_sectors = 0;
+  uint64_t evictions = 0;          // allocated lines replaced or invalidated by writes
+  uint64_t write_invalidations = 0;
+  uint64_t writebacks = 0;         // writeback transactions sent
+  uint64_t writeback_sectors = 0;
+  uint64_t forwarded = 0;          // requester transactions passed to the next level
+  uint64_t responses = 0;          // responses sent to the requester
+  uint64_t busy_cycles = 0;        // see ClockedModule
+  uint64_t idle_cycles = 0;
+};
+
+enum class CacheEventKind { Hit, Miss, SectorMiss, MshrMerge, Fill, Evict };
+const char* to_string(CacheEventKind kind);
+
+// What observers (CCWS victim tags, locality statistics) see.
+struct CacheEvent {
+  CacheEventKind kind = CacheEventKind::Hit;
+  uint64_t line_addr = 0;
+  uint32_t sectors = 0;         // sectors requested / filled / valid at eviction
+  AccessKind access = AccessKind::Load;
+  int32_t sm_id = -1;           // requester (Hit/Miss/SectorMiss/MshrMerge)
+  int32_t warp_id = -1;
+  int32_t owner_warp = -1;      // warp that allocated the line (Hit, Fill, Evict)
+  uint64_t cycle = 0;
+};
+using CacheObserver = std::function<void(const CacheEvent&)>;
+
+class Cache : public ClockedModule, private AtTargetPort::Listener, private AtInitiatorPort::Listener {
+ private:
+  AtTargetPort up_;
+  AtInitiatorPort down_;
+
+ public:
+  Cache(const sc_core::sc_module_name& name, const CacheParams& params);
+
+  AtTargetPort::socket_type& target_socket;
+  AtInitiatorPort::socket_type& initiator_socket;
+
+  void add_observer(CacheObserver observer) { observers_.push_back(std::move(observer)); }
+
+  const CacheParams& params() const { return p_; }
+  const TagArray& tags() const { return tags_; }
+  const MshrTable& mshrs() const { return mshrs_; }
+  // Counters; busy/idle cycles are brought up to date by stats().
+  CacheStats& stats();
+  // Lookup helper for tests and tools: the line holding addr, or nullptr.
+  const CacheLine* probe(uint64_t addr) { return tags_.find(tags_.line_of(addr)); }
+
+ private:
+  struct Pending {
+    tlm::tlm_generic_payload* trans;
+    uint64_t ready;
+  };
+  enum class Fail { Mshr, Merge, NoLine, MissQueue, ResponseQueue };
+
+  uint64_t tick(uint64_t cycle) override;
+  bool on_request(unsigned port, tlm::tlm_generic_payload& trans) override;
+  void on_response_done(unsigned port, tlm::tlm_generic_payload& trans) override;
+  void on_request_accepted(unsigned port, tlm::tlm_generic_payload& trans) override;
+  bool on_response(unsigned port, tlm::tlm_generic_payload& trans) override;
+
+  // Tag lookup of one request; false = reservation fail (retry next cycle).
+  bool lookup(tlm::tlm_generic_payload& trans, uint64_t cycle);
+  bool read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, bool atomic, uint64_t cycle);
+  bool write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, uint64_t cycle);
+  bool bypass_access(tlm::tlm_generic_payload& trans, uint64_t line, uint64_t cycle);
+  void from_below(tlm::tlm_generic_payload& trans, uint64_t cycle);
+  void fill(tlm::tlm_generic_payload& trans, uint64_t cycle);
+
+  bool fail(Fail why);
+  uint32_t outgoing_room() const { return p_.miss_queue - static_cast<uint32_t>(outgoing_.size()); }
+  bool response_room() const { return responses_.size() < p_.response_queue; }
+  void evict(CacheLine& line, uint64_t cycle);
+  void send_fill(uint64_t line, uint32_t sectors, const MemExtension* requester);
+  void send_writeback(uint64_t line, uint32_t sectors, int32_t sm, int32_t warp);
+  void forward(tlm::tlm_generic_payload& trans);
+  void respond(tlm::tlm_generic_payload& trans, uint64_t ready);
+  void count_access(tlm::tlm_generic_payload& trans);
+  void notify(CacheEventKind kind, uint64_t line, uint32_t sectors, const tlm::tlm_generic_payload* trans,
+              int32_t owner_warp, uint64_t cycle);
+
+  CacheParams p_;
+  TagArray tags_;
+  MshrTable mshrs_;
+  PayloadPool pool_;
+  std::deque<Pending> requests_;     // accepted, waiting for the tag lookup
+  std::deque<Pending> responses_;    // to the requester, ordered by ready cycle
+  std::deque<tlm::tlm_generic_payload*> outgoing_;  // to the next level
+  std::deque<Pending> from_below_;   // responses from the next level
+  std::vector<CacheObserver> observers_;
+  CacheStats stats_;
+  uint64_t next_request_id_ = 0;
+};
+
+}  // namespace simtlm::models

@@ -1,0 +1,53 @@
+// Parameters of the generic sectored cache (L1D, L2 slice, read-only caches).
+// A plain struct (DRAMSys style): the platform builder fills it from the
+// configuration tree; validate() names the first bad field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+namespace simtlm::models {
+
+enum class WritePolicy {
+  WriteBack,     // writes mark sectors dirty; dirty sectors go down on eviction
+  WriteThrough,  // writes update present lines and always go down
+  WriteEvict,    // writes invalidate a present line and go down (Fermi L1D global stores)
+};
+enum class ReplacementPolicy { LRU, FIFO };
+
+const char* to_string(WritePolicy policy);
+const char* to_string(ReplacementPolicy policy);
+// Parse the names used in configuration files ("write_back", "write_through",
+// "write_evict"; "lru", "fifo"). Return false for an unknown name.
+bool parse_write_policy(const std::string& name, WritePolicy& out);
+bool parse_replacement_policy(const std::string& name, ReplacementPolicy& out);
+
+struct CacheParams {
+  uint32_t sets = 32;
+  uint32_t ways = 8;
+  uint32_t line_bytes = 128;
+  uint32_t sector_bytes = 32;          // line_bytes / sector_bytes <= 32
+  uint32_t mshrs = 32;                 // MSHR entries (one per line with a fill outstanding)
+  uint32_t mshr_merge_limit = 8;       // requests one MSHR entry can hold (the first included)
+  uint32_t hit_latency = 1;            // cycles from tag lookup to response ready
+  uint32_t request_queue = 2;          // accepted requests waiting for the tag lookup
+  uint32_t miss_queue = 8;             // requests waiting to go to the next level
+  uint32_t response_queue = 8;         // hit responses a lookup may have waiting
+  WritePolicy write_policy = WritePolicy::WriteBack;
+  bool write_allocate = true;          // write misses allocate a line (ignored by WriteEvict)
+  ReplacementPolicy replacement = ReplacementPolicy::LRU;
+  // Line numbers are divided by this before taking the set index: set it to
+  // the number of slices sharing the address space so that each slice spreads
+  // its lines over all of its sets.
+  uint32_t index_divisor = 1;
+  sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+
+  uint32_t sectors_per_line() const { return line_bytes / sector_bytes; }
+  uint64_t size_bytes() const { return static_cast<uint64_t>(sets) * ways * line_bytes; }
+  // Throws simtlm::Error(Config) naming `who` and the offending field.
+  void validate(const std::string& who) const;
+};
+
+}  // namespace simtlm::models

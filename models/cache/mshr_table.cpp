@@ -1,0 +1,45 @@
+#include "models/cache/mshr_table.h"
+
+#include <systemc>
+
+namespace simtlm::models {
+
+MshrTable::MshrTable(uint32_t entries, uint32_t merge_limit) : entries_(entries), merge_limit_(merge_limit) {
+  for (MshrEntry& e : entries_) {
+    e.waiters.reserve(merge_limit);
+  }
+}
+
+MshrEntry* MshrTable::find(uint64_t line_addr) {
+  for (MshrEntry& e : entries_) {
+    if (e.busy && e.line_addr == line_addr) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
+MshrEntry& MshrTable::allocate(uint64_t line_addr) {
+  for (MshrEntry& e : entries_) {
+    if (!e.busy) {
+      e.busy = true;
+      e.line_addr = line_addr;
+      e.inflight = 0;
+      e.waiters.clear();
+      ++in_use_;
+      return e;
+    }
+  }
+  sc_assert(false && "MshrTable::allocate on a full table");
+  return entries_.front();
+}
+
+void MshrTable::release(MshrEntry& entry) {
+  sc_assert(entry.busy);
+  entry.busy = false;
+  entry.waiters.clear();
+  entry.inflight = 0;
+  --in_use_;
+}
+
+}  // namespace simtlm::models

@@ -1,0 +1,47 @@
+// Miss status holding registers: one entry per line with a fill outstanding,
+// holding the requests waiting for it (each with the sectors it needs) and the
+// sectors requested from the next level and not yet returned. Entries and
+// their waiter lists are preallocated: no allocation per miss.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <tlm>
+
+namespace simtlm::models {
+
+struct MshrWaiter {
+  tlm::tlm_generic_payload* trans = nullptr;
+  uint32_t sectors = 0;
+};
+
+struct MshrEntry {
+  uint64_t line_addr = 0;
+  bool busy = false;
+  uint32_t inflight = 0;  // sectors requested from the next level, not yet filled
+  std::vector<MshrWaiter> waiters;
+};
+
+class MshrTable {
+ public:
+  MshrTable(uint32_t entries, uint32_t merge_limit);
+
+  MshrEntry* find(uint64_t line_addr);
+  bool full() const { return in_use_ == entries_.size(); }
+  // Requires !full().
+  MshrEntry& allocate(uint64_t line_addr);
+  void release(MshrEntry& entry);
+  bool can_merge(const MshrEntry& entry) const { return entry.waiters.size() < merge_limit_; }
+
+  uint32_t in_use() const { return in_use_; }
+  uint32_t capacity() const { return static_cast<uint32_t>(entries_.size()); }
+  uint32_t merge_limit() const { return merge_limit_; }
+
+ private:
+  std::vector<MshrEntry> entries_;
+  uint32_t merge_limit_;
+  uint32_t in_use_ = 0;
+};
+
+}  // namespace simtlm::models

@@ -1,0 +1,89 @@
+// Clock domains without sc_clock. A module owns a period; time is converted to
+// integer cycle numbers of that period, and a clocked module runs one
+// SC_METHOD that ticks at its own edges only while it has work (DESIGN.md,
+// "Time").
+//
+// Edge convention used by every memory-side module: something that happens at
+// time t (an arrival, an END_REQ, a response) is seen by a module at its first
+// clock edge *strictly after* t, i.e. cycle floor(t / period) + 1. Arrivals
+// exactly on an edge are therefore registered one edge later (they missed the
+// setup of that edge). This makes the result independent of the delta-cycle
+// order of processes that run at the same edge.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include <systemc>
+
+namespace simtlm::models {
+
+// Period of a clock given in MHz, rounded to the simulation time resolution.
+sc_core::sc_time period_from_mhz(double mhz);
+
+class Clock {
+ public:
+  explicit Clock(const sc_core::sc_time& period);
+
+  const sc_core::sc_time& period() const { return period_; }
+  // Cycle number whose edge is at or before t: floor(t / period).
+  uint64_t cycle_of(const sc_core::sc_time& t) const { return t.value() / ticks_; }
+  // Cycle number at the current simulation time (floor).
+  uint64_t now() const { return cycle_of(sc_core::sc_time_stamp()); }
+  // First cycle at which something happening at time t is seen: floor(t/P)+1.
+  uint64_t registration_cycle(const sc_core::sc_time& t) const { return cycle_of(t) + 1; }
+  uint64_t registration_cycle_now() const { return now() + 1; }
+  // Time of the edge of `cycle`.
+  sc_core::sc_time time_of(uint64_t cycle) const { return sc_core::sc_time::from_value(cycle * ticks_); }
+  // Delay from now until the edge of `cycle` (zero if the edge is not in the future).
+  sc_core::sc_time delay_until(uint64_t cycle) const;
+  bool on_edge() const { return sc_core::sc_time_stamp().value() % ticks_ == 0; }
+
+ private:
+  sc_core::sc_time period_;
+  uint64_t ticks_;  // period in units of the time resolution
+};
+
+// Base of every clocked memory-side module: one SC_METHOD that calls tick() at
+// clock edges. tick() returns the cycle of the next wanted tick, or kSleep to
+// sleep until wake_at() is called (typically from an arrival). A module that
+// sleeps is not evaluated at all; the cycles it slept are credited to
+// idle_cycles() from timestamps, the cycles it ran or deliberately skipped
+// while it had work to busy_cycles().
+class ClockedModule : public sc_core::sc_module {
+ public:
+  static constexpr uint64_t kSleep = std::numeric_limits<uint64_t>::max();
+
+  const Clock& clock() const { return clock_; }
+  uint64_t busy_cycles() const { return busy_cycles_; }
+  uint64_t idle_cycles() const { return idle_cycles_; }
+  uint64_t ticks() const { return ticks_; }
+
+ protected:
+  ClockedModule(const sc_core::sc_module_name& name, const sc_core::sc_time& period);
+
+  // One evaluation at the edge of `cycle`. Returns the next cycle to run
+  // (> cycle) or kSleep.
+  virtual uint64_t tick(uint64_t cycle) = 0;
+
+  // Makes sure tick() runs at `cycle` (or earlier). `cycle` must be in the future.
+  void wake_at(uint64_t cycle);
+  // Wakes at the first edge strictly after now (the registration edge).
+  void wake_next() { wake_at(clock_.registration_cycle_now()); }
+
+ private:
+  SC_HAS_PROCESS(ClockedModule);
+  void process();
+
+  Clock clock_;
+  sc_core::sc_event wake_;
+  uint64_t last_cycle_ = 0;
+  bool ran_once_ = false;
+  bool sleeping_ = true;
+  uint64_t planned_ = kSleep;  // next tick already scheduled (kSleep when none)
+  uint64_t busy_cycles_ = 0;
+  uint64_t idle_cycles_ = 0;
+  uint64_t ticks_ = 0;
+};
+
+}  // namespace simtlm::models

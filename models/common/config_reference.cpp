@@ -1,0 +1,229 @@
+// Text generated from the configuration schema: `simtlm config describe`,
+// docs/config-reference.md and the configs/*.json presets.
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/common/config_detail.h"
+#include "simtlm/config.h"
+
+namespace simtlm {
+namespace {
+
+using config_detail::join;
+
+// Section of a key: its path without the last segment, at most three segments
+// deep (gpu.sm.op.int.add.latency -> gpu.sm.op).
+std::string section_of(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t dot = path.find('.', start);
+    if (dot == std::string::npos) break;
+    parts.push_back(path.substr(start, dot - start));
+    start = dot + 1;
+  }
+  if (parts.size() > 3) parts.resize(3);
+  return join(parts, ".");
+}
+
+std::string range_or_values(const ConfigKey& k) {
+  switch (k.type) {
+    case ConfigType::Enum: return join(k.allowed, " | ");
+    case ConfigType::Bool: return "true | false";
+    case ConfigType::String: return "text";
+    default: return config_detail::range_text(k);
+  }
+}
+
+std::string shown(const ConfigValue& v) {
+  std::string s = format_config_value(v);
+  if (std::holds_alternative<std::string>(v)) s = "\"" + s + "\"";
+  return s;
+}
+
+std::string cell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+const char* const kValidationRules[] = {
+    "`gpu.sm.max_threads` is a multiple of `gpu.sm.warp_size`; `gpu.sm.schedulers`, "
+    "`gpu.sm.scheduler.two_level.active_set_size` and `gpu.sm.scheduler.swl.warp_limit` do not exceed the SM's "
+    "warps (max_threads / warp_size).",
+    "`gpu.sm.registers` is a multiple of `gpu.sm.regfile.banks`; one warp at `gpu.sm.max_registers_per_thread` "
+    "fits in the register file.",
+    "`gpu.sm.shared_memory_bytes` is a multiple of `gpu.sm.smem.banks` x `gpu.sm.smem.bank_width_bytes`.",
+    "When `gpu.sm.unified_l1_smem_bytes` is non-zero: shared memory + L1D size (if enabled) <= it.",
+    "Policy `swl` needs `gpu.sm.scheduler.swl.warp_limit` > 0; `ccws` needs `gpu.l1d.enabled`; `owf` needs register "
+    "or scratchpad sharing; `ccws.vta_entries_per_warp` is a multiple of `ccws.vta_ways`.",
+    "Every cache (icache, const_cache, l1d, l2): sets and line_bytes are powers of two; sector_bytes (l1d, l2) is a "
+    "power of two, at most line_bytes, and a line has at most 32 sectors; a non-zero size_bytes equals "
+    "sets x ways x line_bytes.",
+    "With both L1D and L2 enabled their line sizes are equal and their sector sizes are equal.",
+    "`gpu.l2.interleave_bytes` is a power of two and at least one L2 line.",
+    "Crossbar interconnect: `gpu.noc.buffer_flits` holds the largest packet (header_bytes + line, in flits).",
+    "DRAM: banks is a multiple of bank_groups; tRC >= tRAS + tRP; tRAS >= tRCD; with bank groups tCCDL >= tCCD; "
+    "row_bytes is a power of two and a multiple of one burst (bus_width_bytes x chips_per_channel x burst_length).",
+    "`sim.trace.sm` is -1 or an existing SM.",
+};
+
+const char* const kDecisions[] = {
+    "**Built-in defaults are the gtx480 preset.** A file or `-p` changes only what it names; "
+    "`configs/gtx480.json` and `configs/tesla_c2050.json` list every key and are generated from the schema "
+    "(`Config::preset_json`), so they cannot drift from this table (a test checks it).",
+    "**tesla_c2050 follows GPGPU-Sim 3.x `configs/3.x-cfgs/TeslaC2050`** as quoted by seed note 000 §3.1: 14 SMs, "
+    "clocks 575:575:575:750 MHz, 6 channels x 2 sub-partitions, L2 64 sets x 8 ways x 128 B per sub-partition "
+    "(768 KB). The older `configs/TeslaC2050` file (575:1150:575:750, L2 64:128:16 per channel, no sub-partitions) "
+    "is not used. Its scheduler is **LRR**, the baseline of Jatala's Ch. 2 (\"Unshared-LRR\", Table 2.3), although "
+    "the GPGPU-Sim file selects GTO; gtx480 keeps GTO. Shared memory is 48 KB (Jatala's register-sharing runs); "
+    "scratchpad-sharing studies set `gpu.sm.shared_memory_bytes=16384` and keep the 16 KB L1D, as the thesis did.",
+    "**Clock domains.** `gpu.clocks.core_mhz` is GPGPU-Sim's core clock (700 MHz = half of the GTX 480's 1401 MHz "
+    "shader clock): an SP pipeline accepts one 32-thread warp instruction per core cycle. Every latency whose unit "
+    "is \"core cycles\" counts this clock; \"noc\", \"L2\" and \"DRAM cycles\" count their own domains.",
+    "**Cache geometry keys.** sets, ways and line_bytes are canonical (as in GPGPU-Sim's `sets:line:ways`). "
+    "`size_bytes` exists for l1d and l2 only as an optional assertion: 0 (the default) derives the size, a non-zero "
+    "value must equal sets x ways x line_bytes. A sweep can change `sets` alone; a study file can still pin the size "
+    "it intends. GTX480: L1D 32 x 4 x 128 = 16 KB; L2 64 x 8 x 128 = 64 KB per sub-partition, 12 sub-partitions = "
+    "768 KB (GPGPU-Sim's comment says \"786KB\").",
+    "**Sectors.** L1D and L2 use 128-byte lines with 32-byte sectors (valid bits and memory requests per sector; a "
+    "miss fetches only the sectors the access touches). GPGPU-Sim 3.x fetches whole lines; set `sector_bytes` equal "
+    "to `line_bytes` to model that. L1D and L2 must agree on line and sector size (checked): the memory system "
+    "moves lines and sectors between the levels unchanged.",
+    "**Unified L1/shared SRAM.** Fermi carves 48 KB + 16 KB (or 16 + 48) from 64 KB. The rule is shared + L1D <= "
+    "`gpu.sm.unified_l1_smem_bytes` rather than equality, so Jatala's 16 KB-scratchpad runs with a 16 KB L1D stay "
+    "valid; 0 disables the rule for designs with separate arrays.",
+    "**L1D, shared memory and constant-cache latencies.** GPGPU-Sim 3.x (the seeds' simulator) has no explicit "
+    "L1D or shared-memory latency; we take GPGPU-Sim 4.x's GTX480 values calibrated against hardware "
+    "(`-l1_latency 35`, `-smem_latency 26`) for both presets. The constant cache uses the L1D hit latency (no "
+    "source gives it). An instruction-cache hit delivers instructions in 1 cycle (fetch overlaps issue, as in "
+    "GPGPU-Sim).",
+    "**L2 and DRAM fixed latencies.** `gpu.l2.hit_latency` = GPGPU-Sim `rop_latency` 120 and "
+    "`gpu.dram.fixed_latency` = `dram_latency` 100. GPGPU-Sim counts both in core cycles; we count them in L2 "
+    "cycles because the L2 slice applies them. Core and L2 clocks are equal in both presets, so the values carry "
+    "over unchanged.",
+    "**Execution units.** GPGPU-Sim's Fermi model: 2 SP pipelines, 1 SFU pipeline, 1 LD/ST pipeline. Integer "
+    "instructions run on the SP pipelines (`gpu.sm.exec.int.count` = 0) and double precision on the SFU "
+    "(`gpu.sm.exec.dp.count` = 0, as GPGPU-Sim 4.x's GTX480 config states). Instructions outside the "
+    "ADD/MAX/MUL/MAD/DIV tables take latency 1 and interval 1 (GPGPU-Sim's default). No seed or config gives the "
+    "SFU's transcendental latency: we use 20 core cycles (between fp MAD 5 and fp DIV 39) with interval 4 (4 SFUs "
+    "per SM serve a 32-thread warp in 8 shader = 4 core cycles).",
+    "**Occupancy granularity.** Registers per thread round up to a multiple of 4 and shared memory is not "
+    "rounded: GPGPU-Sim 3.x's rules, which reproduce the seeds' occupancy tables (seed note 000 §2.2). "
+    "Hardware-faithful CC 2.0 values are 2 (= 64 per warp) and 128 bytes.",
+    "**Interconnect.** A crossbar (GPGPU-Sim's `fly` with k = 27, n = 1 is one switch) with 32-byte flits (3.x icnt "
+    "file; 4.x uses 40), 8-flit buffers and separate request and reply networks. The zero-load latency (4 noc "
+    "cycles) and port bandwidth (1 flit per cycle) are our choices: Booksim's router pipeline is not a documented "
+    "latency.",
+    "**DRAM.** Timing in DRAM command-clock cycles from the GPGPU-Sim GDDR5 string (both presets; Jatala's "
+    "\"GDDR3\" label is a misnomer for the same numbers). GPGPU-Sim has no separate tWTR: tWTR = tCDLR = 5. "
+    "tRTP = burst_length / data_rate = 2. Row size 4 KB per channel follows from the address mapping (6 column "
+    "bits of 64-byte bursts). Open-page FR-FCFS with a 16-entry queue (3.x; 4.x uses 64). Channels interleave every "
+    "256 bytes (`dramid@8`).",
+    "**Queues without a source.** L2 request/response queues of 8 entries.",
+    "**Two-level scheduler defaults** are Narasiman's original (fetch group 8, round-robin inside and across "
+    "groups). Rogers' best two-level configuration is active_set_size 2 with gto/gto; set it per study.",
+    "**Simulation controls.** `sim.watchdog_cycles` = 1,000,000 core cycles without a retired instruction ends the "
+    "run with a deadlock error; `sim.seed` = 1.",
+    "**Mechanism keys** (register/scratchpad sharing, OWF, SWL, CCWS, GREENER) default to the baseline. Keys of "
+    "mechanisms not listed here (FineReg, SPU communication buffers, VWS gangs) are added to the schema by the "
+    "engineer who implements them, with both preset columns and a source.",
+};
+
+}  // namespace
+
+std::string Config::describe() {
+  std::ostringstream out;
+  const auto& schema = config_schema();
+  out << "simtlm configuration keys (" << schema.size() << "); defaults are the gtx480 preset.\n"
+      << "Set them in a JSON file ({\"gpu\": {\"l1d\": {\"sets\": 32}}}) or with -p key=value.\n";
+  std::string section;
+  for (const ConfigKey& k : schema) {
+    const std::string s = section_of(k.path);
+    if (s != section) {
+      section = s;
+      out << "\n[" << section << "]\n";
+    }
+    out << "  " << k.path << "  (" << to_string(k.type) << ") default " << shown(k.default_value);
+    if (!k.unit.empty()) out << " " << k.unit;
+    out << "  " << range_or_values(k);
+    if (k.c2050_value != k.default_value) out << "  tesla_c2050: " << shown(k.c2050_value);
+    out << "\n      " << k.description << "\n";
+  }
+  return out.str();
+}
+
+std::string Config::reference_markdown() {
+  std::ostringstream out;
+  const auto& schema = config_schema();
+  out << "# Configuration reference\n\n"
+      << "<!-- Generated from models/common/config_schema.cpp by scripts/gen_config_reference.sh "
+         "(Config::reference_markdown). Do not edit by hand. -->\n\n"
+      << "Every key of the model, with its type, built-in default, unit, valid range, meaning, its value in the two "
+         "shipped presets and where that value comes from. "
+      << schema.size() << " keys.\n\n"
+      << "## Using it\n\n"
+      << "- Defaults (no file) are the **gtx480** preset.\n"
+      << "- A JSON file applies on top of the defaults, nested (`{\"gpu\": {\"l1d\": {\"sets\": 32}}}`) or with "
+         "dotted member names (`{\"gpu.l1d.sets\": 32}`); members starting with `$` (`\"$comment\"`) are ignored. "
+         "Several files apply in order.\n"
+      << "- `-p key=value` overrides apply last, in order; the value is parsed per the key's type (uint: decimal or "
+         "0x hex; bool: true/false/1/0/yes/no/on/off; enum: one of the listed values).\n"
+      << "- Errors name the file (with line:column for malformed JSON) or the `-p` argument and the key: unknown key "
+         "(with the nearest valid key), wrong type, out-of-range value, value not in an enum (with the allowed "
+         "values), and the cross-key rules below. The effective configuration (`Config::effective_json`) is written "
+         "beside every result and loads back unchanged.\n"
+      << "- `simtlm config describe` prints the same table as text; this file is regenerated by "
+         "`scripts/gen_config_reference.sh`.\n\n"
+      << "## Presets\n\n"
+      << "| Preset | File | Modelled GPU |\n|---|---|---|\n"
+      << "| gtx480 | `configs/gtx480.json` | NVIDIA GeForce GTX 480 (Fermi GF100): 15 SMs, 700/700/700/924 MHz, "
+         "GTO |\n"
+      << "| tesla_c2050 | `configs/tesla_c2050.json` | NVIDIA Tesla C2050 (Fermi GF100) as in Jatala's thesis: 14 "
+         "SMs, 575/575/575/750 MHz, LRR |\n\n"
+      << "## Keys\n";
+  std::string section;
+  for (const ConfigKey& k : schema) {
+    const std::string s = section_of(k.path);
+    if (s != section) {
+      section = s;
+      out << "\n### " << section << "\n\n"
+          << "| Key | Type | Default | Unit | Range | GTX480 | C2050 | Description | Source |\n"
+          << "|---|---|---|---|---|---|---|---|---|\n";
+    }
+    out << "| `" << k.path << "` | " << to_string(k.type) << " | " << cell(shown(k.default_value)) << " | "
+        << cell(k.unit) << " | " << cell(range_or_values(k)) << " | " << cell(shown(k.default_value)) << " | "
+        << cell(shown(k.c2050_value)) << " | " << cell(k.description) << " | " << cell(k.source) << " |\n";
+  }
+  out << "\n## Cross-key rules (Config::validate)\n\n";
+  for (const char* rule : kValidationRules) out << "- " << rule << "\n";
+  out << "\n## Decisions\n\nWhere the sources disagree or are silent:\n\n";
+  int n = 1;
+  for (const char* d : kDecisions) out << n++ << ". " << d << "\n";
+  return out.str();
+}
+
+std::string Config::preset_json(const std::string& name) {
+  const Config cfg = preset(name);
+  nlohmann::ordered_json root = nlohmann::ordered_json::object();
+  root["$comment"] = "simtlm preset '" + name + "' (" + cfg.str("gpu.name") +
+                     "). Generated from models/common/config_schema.cpp by scripts/gen_config_reference.sh; "
+                     "values and sources: docs/config-reference.md.";
+  const nlohmann::ordered_json values = cfg.to_json();
+  for (auto it = values.begin(); it != values.end(); ++it) root[it.key()] = it.value();
+  return root.dump(2) + "\n";
+}
+
+}  // namespace simtlm

@@ -1,0 +1,172 @@
+// Cross-key rules of a configuration: geometry, divisibility and consistency
+// between blocks. Per-key type and range checks happen when a value is set.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/config_detail.h"
+#include "simtlm/config.h"
+
+namespace simtlm {
+namespace {
+
+bool pow2(std::uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+class Rules {
+ public:
+  explicit Rules(const Config& cfg) : c_(cfg) {}
+
+  std::uint64_t u(const std::string& key) const { return c_.u64(key); }
+  std::string v(const std::string& key) const { return format_config_value(c_.value(key)); }
+
+  // One error naming the rule and where each involved key was set.
+  [[noreturn]] void fail(const std::vector<std::string>& keys, const std::string& message) const {
+    std::vector<std::string> where;
+    for (const std::string& k : keys) where.push_back(k + " = " + v(k) + " from " + c_.origin(k));
+    throw Error(ErrorKind::Config, "invalid configuration: " + message + " [" + config_detail::join(where, "; ") + "]");
+  }
+
+  void require(bool ok, const std::vector<std::string>& keys, const std::string& message) const {
+    if (!ok) fail(keys, message);
+  }
+
+  void power_of_two(const std::string& key) const {
+    require(pow2(u(key)), {key}, key + " must be a power of two");
+  }
+
+  // sets/ways/line geometry of one cache; sector checks when the cache is sectored.
+  void cache(const std::string& prefix, bool sectored, bool has_size_key) const {
+    const std::string sets = prefix + ".sets", ways = prefix + ".ways", line = prefix + ".line_bytes";
+    power_of_two(sets);
+    power_of_two(line);
+    if (sectored) {
+      const std::string sector = prefix + ".sector_bytes";
+      power_of_two(sector);
+      require(u(sector) <= u(line), {sector, line}, sector + " must not exceed " + line);
+      require(u(line) / u(sector) <= 32, {sector, line},
+              prefix + " has more than 32 sectors per line (" + line + " / " + sector + ")");
+    }
+    if (has_size_key) {
+      const std::string size = prefix + ".size_bytes";
+      const std::uint64_t product = u(sets) * u(ways) * u(line);
+      require(u(size) == 0 || u(size) == product, {size, sets, ways, line},
+              size + " = " + v(size) + " does not match " + sets + " x " + ways + " x " + line + " = " + v(sets) +
+                  " x " + v(ways) + " x " + v(line) + " = " + std::to_string(product) +
+                  " (set " + size + " = 0 to derive it)");
+    }
+  }
+
+ private:
+  const Config& c_;
+};
+
+}  // namespace
+
+void Config::validate() const {
+  const Rules r(*this);
+
+  // ---- SM resources
+  const std::uint64_t warp = u64("gpu.sm.warp_size");
+  const std::uint64_t threads = u64("gpu.sm.max_threads");
+  r.require(threads % warp == 0, {"gpu.sm.max_threads", "gpu.sm.warp_size"},
+            "gpu.sm.max_threads must be a multiple of gpu.sm.warp_size");
+  const std::uint64_t max_warps = threads / warp;
+  r.require(u64("gpu.sm.schedulers") <= max_warps, {"gpu.sm.schedulers", "gpu.sm.max_threads", "gpu.sm.warp_size"},
+            "gpu.sm.schedulers exceeds the SM's warps (max_threads / warp_size = " + std::to_string(max_warps) + ")");
+  r.require(u64("gpu.sm.registers") % u64("gpu.sm.regfile.banks") == 0, {"gpu.sm.registers", "gpu.sm.regfile.banks"},
+            "gpu.sm.registers must be a multiple of gpu.sm.regfile.banks");
+  r.require(u64("gpu.sm.max_registers_per_thread") * warp <= u64("gpu.sm.registers"),
+            {"gpu.sm.max_registers_per_thread", "gpu.sm.warp_size", "gpu.sm.registers"},
+            "one warp at gpu.sm.max_registers_per_thread does not fit in gpu.sm.registers");
+  const std::uint64_t smem = u64("gpu.sm.shared_memory_bytes");
+  const std::uint64_t bank_row = u64("gpu.sm.smem.banks") * u64("gpu.sm.smem.bank_width_bytes");
+  r.require(smem % bank_row == 0, {"gpu.sm.shared_memory_bytes", "gpu.sm.smem.banks", "gpu.sm.smem.bank_width_bytes"},
+            "gpu.sm.shared_memory_bytes must be a multiple of smem.banks x smem.bank_width_bytes = " +
+                std::to_string(bank_row));
+
+  // ---- scheduler policies
+  const std::string& policy = str("gpu.sm.scheduler.policy");
+  r.require(u64("gpu.sm.scheduler.two_level.active_set_size") <= max_warps,
+            {"gpu.sm.scheduler.two_level.active_set_size", "gpu.sm.max_threads", "gpu.sm.warp_size"},
+            "gpu.sm.scheduler.two_level.active_set_size exceeds the SM's warps (" + std::to_string(max_warps) + ")");
+  r.require(u64("gpu.sm.scheduler.swl.warp_limit") <= max_warps,
+            {"gpu.sm.scheduler.swl.warp_limit", "gpu.sm.max_threads", "gpu.sm.warp_size"},
+            "gpu.sm.scheduler.swl.warp_limit exceeds the SM's warps (" + std::to_string(max_warps) + ")");
+  r.require(policy != "swl" || u64("gpu.sm.scheduler.swl.warp_limit") > 0,
+            {"gpu.sm.scheduler.policy", "gpu.sm.scheduler.swl.warp_limit"},
+            "policy swl needs gpu.sm.scheduler.swl.warp_limit > 0");
+  r.require(policy != "ccws" || boolean("gpu.l1d.enabled"), {"gpu.sm.scheduler.policy", "gpu.l1d.enabled"},
+            "policy ccws detects lost locality in the L1D and needs gpu.l1d.enabled = true");
+  r.require(policy != "owf" || str("gpu.sm.regfile.alloc_policy") == "sharing" ||
+                str("gpu.sm.smem.alloc_policy") == "sharing",
+            {"gpu.sm.scheduler.policy", "gpu.sm.regfile.alloc_policy", "gpu.sm.smem.alloc_policy"},
+            "policy owf (owner warp first) needs register or scratchpad sharing (alloc_policy = sharing)");
+  r.require(u64("gpu.sm.scheduler.ccws.vta_entries_per_warp") % u64("gpu.sm.scheduler.ccws.vta_ways") == 0,
+            {"gpu.sm.scheduler.ccws.vta_entries_per_warp", "gpu.sm.scheduler.ccws.vta_ways"},
+            "gpu.sm.scheduler.ccws.vta_entries_per_warp must be a multiple of vta_ways");
+
+  // ---- caches
+  r.cache("gpu.sm.icache", false, false);
+  r.cache("gpu.const_cache", false, false);
+  r.cache("gpu.l1d", true, true);
+  r.cache("gpu.l2", true, true);
+  const bool l1 = boolean("gpu.l1d.enabled"), l2 = boolean("gpu.l2.enabled");
+  if (l1 && l2) {
+    r.require(u64("gpu.l1d.line_bytes") == u64("gpu.l2.line_bytes"), {"gpu.l1d.line_bytes", "gpu.l2.line_bytes"},
+              "the L1D and L2 line sizes must be equal");
+    r.require(u64("gpu.l1d.sector_bytes") == u64("gpu.l2.sector_bytes"),
+              {"gpu.l1d.sector_bytes", "gpu.l2.sector_bytes"}, "the L1D and L2 sector sizes must be equal");
+  }
+  const std::uint64_t unified = u64("gpu.sm.unified_l1_smem_bytes");
+  if (unified != 0) {
+    const std::uint64_t l1_bytes = l1 ? u64("gpu.l1d.sets") * u64("gpu.l1d.ways") * u64("gpu.l1d.line_bytes") : 0;
+    r.require(smem + l1_bytes <= unified,
+              {"gpu.sm.unified_l1_smem_bytes", "gpu.sm.shared_memory_bytes", "gpu.l1d.enabled", "gpu.l1d.sets",
+               "gpu.l1d.ways", "gpu.l1d.line_bytes"},
+              "shared memory (" + std::to_string(smem) + " B) plus L1D (" + std::to_string(l1_bytes) +
+                  " B) exceed gpu.sm.unified_l1_smem_bytes (" + std::to_string(unified) + " B)");
+  }
+  r.power_of_two("gpu.l2.interleave_bytes");
+  r.require(u64("gpu.l2.interleave_bytes") >= u64("gpu.l2.line_bytes"), {"gpu.l2.interleave_bytes", "gpu.l2.line_bytes"},
+            "gpu.l2.interleave_bytes must be at least one L2 line");
+
+  // ---- interconnect: the largest packet (header + one line) must fit a port buffer.
+  if (str("gpu.noc.topology") == "crossbar") {
+    const std::uint64_t line = std::max(u64("gpu.l1d.line_bytes"), u64("gpu.l2.line_bytes"));
+    const std::uint64_t flit = u64("gpu.noc.flit_bytes");
+    const std::uint64_t packet_flits = (u64("gpu.noc.header_bytes") + line + flit - 1) / flit;
+    r.require(u64("gpu.noc.buffer_flits") >= packet_flits,
+              {"gpu.noc.buffer_flits", "gpu.noc.flit_bytes", "gpu.noc.header_bytes", "gpu.l2.line_bytes"},
+              "gpu.noc.buffer_flits cannot hold the largest packet (header + line = " + std::to_string(packet_flits) +
+                  " flits)");
+  }
+
+  // ---- DRAM
+  r.require(u64("gpu.dram.banks") % u64("gpu.dram.bank_groups") == 0, {"gpu.dram.banks", "gpu.dram.bank_groups"},
+            "gpu.dram.banks must be a multiple of gpu.dram.bank_groups");
+  r.require(u64("gpu.dram.timing.tRC") >= u64("gpu.dram.timing.tRAS") + u64("gpu.dram.timing.tRP"),
+            {"gpu.dram.timing.tRC", "gpu.dram.timing.tRAS", "gpu.dram.timing.tRP"},
+            "gpu.dram.timing.tRC must be at least tRAS + tRP");
+  r.require(u64("gpu.dram.timing.tRAS") >= u64("gpu.dram.timing.tRCD"), {"gpu.dram.timing.tRAS", "gpu.dram.timing.tRCD"},
+            "gpu.dram.timing.tRAS must be at least tRCD");
+  if (u64("gpu.dram.bank_groups") > 1) {
+    r.require(u64("gpu.dram.timing.tCCDL") >= u64("gpu.dram.timing.tCCD"),
+              {"gpu.dram.timing.tCCDL", "gpu.dram.timing.tCCD", "gpu.dram.bank_groups"},
+              "with bank groups, gpu.dram.timing.tCCDL must be at least tCCD");
+  }
+  const std::uint64_t burst = u64("gpu.dram.bus_width_bytes") * u64("gpu.dram.chips_per_channel") *
+                              u64("gpu.dram.burst_length");
+  r.power_of_two("gpu.dram.row_bytes");
+  r.require(u64("gpu.dram.row_bytes") % burst == 0,
+            {"gpu.dram.row_bytes", "gpu.dram.bus_width_bytes", "gpu.dram.chips_per_channel", "gpu.dram.burst_length"},
+            "gpu.dram.row_bytes must be a multiple of one burst (bus_width_bytes x chips_per_channel x burst_length = " +
+                std::to_string(burst) + " B)");
+
+  // ---- simulation
+  const std::int64_t traced = i64("sim.trace.sm");
+  r.require(traced < 0 || static_cast<std::uint64_t>(traced) < u64("gpu.num_sms"), {"sim.trace.sm", "gpu.num_sms"},
+            "sim.trace.sm names an SM that does not exist");
+}
+
+}  // namespace simtlm

@@ -1,0 +1,81 @@
+// The one TLM extension carried by every memory transaction of the timing
+// model. Payloads carry address, length, command and this extension; data
+// never travels in them (the functional model owns all values), so data_ptr
+// may be null everywhere on the timing path.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+
+namespace simtlm::models {
+
+// PTX state space of the access that caused the transaction.
+enum class StateSpace : uint8_t { Global, Local, Shared, Const, Tex, Param, Generic };
+
+// Why the transaction exists. Requesters use Load/Store/Atomic/InstFetch;
+// caches create Fill (fetch of missing sectors) and Writeback (dirty sectors
+// on eviction) transactions toward the next level.
+enum class AccessKind : uint8_t { Load, Store, Atomic, InstFetch, Fill, Writeback };
+
+const char* to_string(StateSpace space);
+const char* to_string(AccessKind kind);
+
+struct MemExtension : tlm::tlm_extension<MemExtension> {
+  static constexpr unsigned kMaxRouteDepth = 4;
+
+  int32_t sm_id = -1;
+  int32_t warp_id = -1;
+  int32_t cta_id = -1;
+  uint64_t pc = 0;
+  StateSpace space = StateSpace::Global;
+  AccessKind kind = AccessKind::Load;
+  // Bit i = sector i of the line containing the payload address (sector_bytes
+  // each). 0 means "derive from address and length".
+  uint32_t sector_mask = 0;
+  uint16_t sector_bytes = 32;
+  uint64_t request_id = 0;
+  sc_core::sc_time issue_time = sc_core::SC_ZERO_TIME;
+
+  // Source routing for interconnects: a switch pushes the input port a request
+  // came from and pops it to send the response back. Owned by the modules in
+  // the path; requesters leave it alone.
+  uint8_t route_depth = 0;
+  uint16_t route[kMaxRouteDepth] = {};
+
+  void reset() { *this = MemExtension(); }
+
+  void route_push(uint16_t port);
+  uint16_t route_top() const;
+  uint16_t route_pop();
+
+  tlm::tlm_extension_base* clone() const override { return new MemExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const MemExtension&>(other);
+  }
+};
+
+// The payload's extension; reports an SC_ERROR (naming `who`) when missing.
+MemExtension& mem_ext(tlm::tlm_generic_payload& trans, const char* who);
+// nullptr when the payload has no MemExtension.
+inline MemExtension* find_mem_ext(tlm::tlm_generic_payload& trans) {
+  return trans.get_extension<MemExtension>();
+}
+
+// Sector mask covered by [addr, addr+len) inside the line of `addr`
+// (bytes past the end of that line are ignored).
+uint32_t sector_mask_of(uint64_t addr, uint32_t len, uint32_t line_bytes, uint32_t sector_bytes);
+// Sector mask of a transaction: the extension's mask if set, else derived.
+uint32_t sector_mask_of(tlm::tlm_generic_payload& trans, uint32_t line_bytes, uint32_t sector_bytes);
+// Bytes that move for this transaction: popcount(mask) * sector_bytes when the
+// extension has a mask, else the payload data length.
+uint64_t transfer_bytes(tlm::tlm_generic_payload& trans);
+inline unsigned popcount32(uint32_t v) { return static_cast<unsigned>(__builtin_popcount(v)); }
+
+// True for transactions that carry data toward memory (stores, atomics,
+// writebacks) and for those whose responses carry data back (reads, atomics).
+bool request_carries_data(tlm::tlm_generic_payload& trans);
+bool response_carries_data(tlm::tlm_generic_payload& trans);
+
+}  // namespace simtlm::models

@@ -1,0 +1,40 @@
+#include "models/common/payload_pool.h"
+
+namespace simtlm::models {
+
+PayloadPool::~PayloadPool() = default;
+
+tlm::tlm_generic_payload* PayloadPool::allocate() {
+  tlm::tlm_generic_payload* trans = nullptr;
+  if (free_.empty()) {
+    all_.push_back(std::make_unique<Pooled>(this));
+    trans = all_.back().get();
+    trans->set_extension(new MemExtension());
+  } else {
+    trans = free_.back();
+    free_.pop_back();
+    trans->get_extension<MemExtension>()->reset();
+  }
+  trans->set_command(tlm::TLM_IGNORE_COMMAND);
+  trans->set_address(0);
+  trans->set_data_ptr(nullptr);
+  trans->set_data_length(0);
+  trans->set_streaming_width(0);
+  trans->set_byte_enable_ptr(nullptr);
+  trans->set_byte_enable_length(0);
+  trans->set_dmi_allowed(false);
+  trans->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  return trans;
+}
+
+void PayloadPool::free(tlm::tlm_generic_payload* trans) {
+  trans->reset();  // drops auto extensions only; the MemExtension stays attached
+  free_.push_back(trans);
+}
+
+bool PayloadPool::owns(const tlm::tlm_generic_payload& trans) const {
+  const auto* pooled = dynamic_cast<const Pooled*>(&trans);
+  return pooled != nullptr && pooled->pool == this;
+}
+
+}  // namespace simtlm::models

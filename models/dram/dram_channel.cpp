@@ -1,0 +1,252 @@
+#include "models/dram/dram_channel.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace simtlm::models {
+
+namespace {
+const DramParams& checked(const DramParams& params, const char* name) {
+  params.validate(std::string("dram channel '") + name + "'");
+  return params;
+}
+}  // namespace
+
+DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramParams& params)
+    : ClockedModule(name, checked(params, name).clock_period),
+      up_("target_socket", *this),
+      target_socket(up_.socket),
+      p_(params),
+      map_(params),
+      banks_(params.banks),
+      groups_(params.bank_groups) {}
+
+DramStats& DramChannel::stats() {
+  stats_.busy_cycles = busy_cycles();
+  stats_.idle_cycles = idle_cycles();
+  const uint64_t now = clock().now();
+  if (now + 1 > busy_cycles() + idle_cycles()) {
+    stats_.idle_cycles += now + 1 - busy_cycles() - idle_cycles();
+  }
+  stats_.requests_held = up_.requests_held();
+  return stats_;
+}
+
+// ---------------------------------------------------------------- port
+
+void DramChannel::enqueue(tlm::tlm_generic_payload& trans, uint64_t ready) {
+  Request r;
+  r.trans = &trans;
+  r.addr = map_.decode(trans.get_address());
+  r.write = trans.is_write();
+  const uint64_t bytes = transfer_bytes(trans);
+  const uint64_t burst = p_.burst_bytes();
+  r.bursts = static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + burst - 1) / burst));
+  r.arrival = ready;
+  r.ready = ready + p_.frontend_latency;
+  queue_.push_back(r);
+  wake_at(r.ready);
+}
+
+bool DramChannel::on_request(unsigned, tlm::tlm_generic_payload& trans) {
+  if (queue_.size() >= p_.queue_size) {
+    return false;
+  }
+  enqueue(trans, clock().registration_cycle_now());
+  return true;
+}
+
+void DramChannel::on_response_done(unsigned, tlm::tlm_generic_payload&) { wake_next(); }
+
+// ---------------------------------------------------------------- timing checks
+
+DramChannel::Cycle DramChannel::earliest_column(const Request& r) const {
+  const DramTiming& t = p_.timing;
+  const Bank& b = banks_[r.addr.bank];
+  const Group& g = groups_[r.addr.bank_group];
+  Cycle e = std::max({b.next_col, g.next_col, next_col_any_});
+  if (r.write) {
+    e = std::max({e, bus_free_ - static_cast<Cycle>(t.tWL), read_end_ + t.tRTW - static_cast<Cycle>(t.tWL)});
+  } else {
+    e = std::max({e, bus_free_ - static_cast<Cycle>(t.tCL), g.write_end + t.tWTR, write_end_ + t.tCDLR});
+  }
+  return e;
+}
+
+DramChannel::Cycle DramChannel::earliest_activate(uint32_t bank) const {
+  return std::max(banks_[bank].next_act, next_act_any_);
+}
+
+DramChannel::Cycle DramChannel::earliest_precharge(uint32_t bank) const {
+  return std::max(banks_[bank].next_pre, groups_[bank % p_.bank_groups].next_pre);
+}
+
+bool DramChannel::row_hit_pending(uint32_t bank, uint64_t row, uint64_t cycle) const {
+  for (const Request& r : queue_) {
+    if (r.ready > cycle) break;
+    if (r.addr.bank == bank && r.addr.row == row) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- commands
+
+void DramChannel::activate(uint32_t bank, uint64_t row, Cycle c) {
+  const DramTiming& t = p_.timing;
+  Bank& b = banks_[bank];
+  b.open = true;
+  b.row = row;
+  b.next_col = c + t.tRCD;
+  b.next_pre = std::max(b.next_pre, c + static_cast<Cycle>(t.tRAS));
+  b.next_act = c + t.tRC;
+  next_act_any_ = c + t.tRRD;
+  ++stats_.activates;
+  for (Request& r : queue_) {
+    if (r.addr.bank == bank && r.addr.row == row && r.issued == 0) r.needed_act = true;
+  }
+}
+
+void DramChannel::precharge(uint32_t bank, Cycle c) {
+  Bank& b = banks_[bank];
+  for (Request& r : queue_) {
+    if (r.addr.bank == bank && r.addr.row != b.row && r.issued == 0) r.conflict = true;
+  }
+  b.open = false;
+  b.next_act = std::max(b.next_act, c + static_cast<Cycle>(p_.timing.tRP));
+  ++stats_.precharges;
+}
+
+void DramChannel::column(std::size_t index, Cycle c) {
+  const DramTiming& t = p_.timing;
+  Request& r = queue_[index];
+  Bank& b = banks_[r.addr.bank];
+  Group& g = groups_[r.addr.bank_group];
+  const Cycle burst = p_.burst_cycles();
+  Cycle data_end;
+  if (r.write) {
+    data_end = c + t.tWL + burst;
+    write_end_ = data_end;
+    g.write_end = data_end;
+    b.next_pre = std::max(b.next_pre, data_end + static_cast<Cycle>(t.tWR));
+    ++stats_.write_bursts;
+  } else {
+    data_end = c + t.tCL + burst;
+    read_end_ = data_end;
+    b.next_pre = std::max(b.next_pre, c + static_cast<Cycle>(t.tRTP));
+    g.next_pre = std::max(g.next_pre, c + static_cast<Cycle>(t.tRTPL));
+    ++stats_.read_bursts;
+  }
+  bus_free_ = data_end;
+  g.next_col = c + t.tCCDL;
+  next_col_any_ = c + t.tCCD;
+  stats_.bus_busy_cycles += static_cast<uint64_t>(burst);
+
+  if (r.issued == 0) {
+    if (!r.needed_act) {
+      ++stats_.row_hits;
+    } else if (r.conflict) {
+      ++stats_.row_conflicts;
+    } else {
+      ++stats_.row_misses;
+    }
+  }
+  if (++r.issued < r.bursts) {
+    return;
+  }
+  // Last burst: the request leaves the queue; its response goes out when the
+  // data has been transferred.
+  const uint64_t due = static_cast<uint64_t>(data_end) + p_.backend_latency;
+  const uint64_t bytes = static_cast<uint64_t>(r.bursts) * p_.burst_bytes();
+  if (r.write) {
+    ++stats_.writes;
+    stats_.bytes_written += bytes;
+  } else {
+    ++stats_.reads;
+    stats_.bytes_read += bytes;
+    stats_.read_latency_cycles += due - r.arrival;
+  }
+  Response resp{r.trans, due};
+  auto pos = std::upper_bound(responses_.begin(), responses_.end(), due,
+                              [](uint64_t d, const Response& x) { return d < x.due; });
+  responses_.insert(pos, resp);
+  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+}
+
+// ---------------------------------------------------------------- scheduler
+
+bool DramChannel::schedule(uint64_t cycle, Cycle& next) {
+  const Cycle c = static_cast<Cycle>(cycle);
+  const bool fcfs = p_.scheduler == DramScheduler::Fcfs;
+  // Pass 1: column commands to open rows (row hits), oldest first.
+  for (std::size_t i = 0; i < queue_.size(); ++i) {
+    const Request& r = queue_[i];
+    if (r.ready > cycle) {
+      next = std::min(next, static_cast<Cycle>(r.ready));
+      break;
+    }
+    const Bank& b = banks_[r.addr.bank];
+    if (b.open && b.row == r.addr.row) {
+      const Cycle e = earliest_column(r);
+      if (e <= c) {
+        column(i, c);
+        return true;
+      }
+      next = std::min(next, e);
+    }
+    if (fcfs) break;
+  }
+  // Pass 2: row commands for the oldest requests whose row is not open.
+  for (std::size_t i = 0; i < queue_.size(); ++i) {
+    const Request& r = queue_[i];
+    if (r.ready > cycle) break;
+    const Bank& b = banks_[r.addr.bank];
+    if (!b.open) {
+      const Cycle e = earliest_activate(r.addr.bank);
+      if (e <= c) {
+        activate(r.addr.bank, r.addr.row, c);
+        return true;
+      }
+      next = std::min(next, e);
+    } else if (b.row != r.addr.row) {
+      // Open-row policy: never close a row that queued requests still hit
+      // (under FCFS the oldest request decides alone).
+      if (fcfs || !row_hit_pending(r.addr.bank, b.row, cycle)) {
+        const Cycle e = earliest_precharge(r.addr.bank);
+        if (e <= c) {
+          precharge(r.addr.bank, c);
+          return true;
+        }
+        next = std::min(next, e);
+      }
+    }
+    if (fcfs) break;
+  }
+  return false;
+}
+
+uint64_t DramChannel::tick(uint64_t c) {
+  Cycle next = std::numeric_limits<Cycle>::max();
+  const bool issued = schedule(c, next);
+  // Admit a held request into the freed queue slot.
+  if (up_.held_request() != nullptr && queue_.size() < p_.queue_size) {
+    tlm::tlm_generic_payload& t = up_.accept_request();
+    enqueue(t, c + 1);
+  }
+  // One response per cycle, at or after its data has been transferred.
+  if (!responses_.empty() && responses_.front().due <= c && up_.response_ready()) {
+    tlm::tlm_generic_payload* t = responses_.front().trans;
+    responses_.pop_front();
+    up_.send_response(*t);
+  }
+
+  uint64_t wake = kSleep;
+  auto consider = [&](uint64_t at) { wake = std::min(wake, std::max(at, c + 1)); };
+  if (issued) consider(c + 1);
+  if (next != std::numeric_limits<Cycle>::max()) consider(static_cast<uint64_t>(std::max<Cycle>(next, 0)));
+  if (up_.held_request() != nullptr && queue_.size() < p_.queue_size) consider(c + 1);
+  if (!responses_.empty() && up_.response_ready()) consider(responses_.front().due);
+  return wake;
+}
+
+}  // namespace simtlm::models

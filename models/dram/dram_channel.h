@@ -1,0 +1,122 @@
+// One DRAM channel: controller + banks, behind a TLM target socket.
+//
+//   target_socket <- L2 slice / memory-side interconnect port
+//
+// Requests wait in a bounded queue (END_REQ is delayed while it is full). Each
+// DRAM cycle the scheduler issues at most one command (ACT, PRE, RD, WR) on
+// the command bus, obeying the bank, bank-group and channel timing
+// constraints of DramTiming, with an open-row policy. A request moves
+// ceil(bytes / burst_bytes) bursts (bytes = sectors * sector_bytes when the
+// MemExtension has a sector mask); each burst is one column command and holds
+// the data bus for burst_cycles(). The response is sent at the edge where the
+// last burst's data ends (+ backend_latency). Refresh is not modelled.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "models/common/at_target_port.h"
+#include "models/common/clock_domain.h"
+#include "models/common/mem_extension.h"
+#include "models/dram/dram_address.h"
+#include "models/dram/dram_params.h"
+
+namespace simtlm::models {
+
+struct DramStats {
+  uint64_t reads = 0;             // read requests completed
+  uint64_t writes = 0;            // write requests completed
+  uint64_t read_bursts = 0;
+  uint64_t write_bursts = 0;
+  uint64_t activates = 0;
+  uint64_t precharges = 0;
+  uint64_t row_hits = 0;          // requests served from the row open when they arrived
+  uint64_t row_misses = 0;        // needed an ACT on a closed bank
+  uint64_t row_conflicts = 0;     // needed a PRE of another row, then an ACT
+  uint64_t bus_busy_cycles = 0;   // data-bus cycles carrying data
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+  uint64_t requests_held = 0;     // END_REQ delayed: queue full
+  uint64_t read_latency_cycles = 0;  // sum over reads of (response cycle - registration cycle)
+  uint64_t busy_cycles = 0;       // controller had work (see ClockedModule)
+  uint64_t idle_cycles = 0;
+};
+
+class DramChannel : public ClockedModule, private AtTargetPort::Listener {
+ private:
+  AtTargetPort up_;
+
+ public:
+  DramChannel(const sc_core::sc_module_name& name, const DramParams& params);
+
+  AtTargetPort::socket_type& target_socket;
+
+  const DramParams& params() const { return p_; }
+  const DramAddressMap& address_map() const { return map_; }
+  DramStats& stats();
+  std::size_t queued() const { return queue_.size(); }
+
+ private:
+  using Cycle = int64_t;
+  static constexpr Cycle kNever = -(static_cast<Cycle>(1) << 40);
+
+  struct Request {
+    tlm::tlm_generic_payload* trans = nullptr;
+    DramAddress addr;
+    bool write = false;
+    uint32_t bursts = 1;
+    uint32_t issued = 0;          // column commands issued
+    uint64_t ready = 0;           // first cycle it may be scheduled
+    uint64_t arrival = 0;         // registration cycle (latency statistics)
+    bool needed_act = false;
+    bool conflict = false;
+  };
+  struct Bank {
+    bool open = false;
+    uint64_t row = 0;
+    Cycle next_act = 0;
+    Cycle next_col = 0;
+    Cycle next_pre = 0;
+  };
+  struct Group {
+    Cycle next_col = 0;     // tCCDL
+    Cycle next_pre = 0;     // tRTPL
+    Cycle write_end = kNever;  // end of the last write data in this group (tWTR)
+  };
+  struct Response {
+    tlm::tlm_generic_payload* trans;
+    uint64_t due;
+  };
+
+  uint64_t tick(uint64_t cycle) override;
+  bool on_request(unsigned port, tlm::tlm_generic_payload& trans) override;
+  void on_response_done(unsigned port, tlm::tlm_generic_payload& trans) override;
+  void enqueue(tlm::tlm_generic_payload& trans, uint64_t ready);
+
+  // Scheduling: issue at most one command; `next` gets the earliest future
+  // cycle at which a blocked candidate becomes legal.
+  bool schedule(uint64_t cycle, Cycle& next);
+  Cycle earliest_column(const Request& r) const;
+  Cycle earliest_activate(uint32_t bank) const;
+  Cycle earliest_precharge(uint32_t bank) const;
+  bool row_hit_pending(uint32_t bank, uint64_t row, uint64_t cycle) const;
+  void activate(uint32_t bank, uint64_t row, Cycle c);
+  void precharge(uint32_t bank, Cycle c);
+  void column(std::size_t index, Cycle c);
+
+  DramParams p_;
+  DramAddressMap map_;
+  std::vector<Bank> banks_;
+  std::vector<Group> groups_;
+  Cycle next_act_any_ = 0;    // tRRD
+  Cycle next_col_any_ = 0;    // tCCD
+  Cycle bus_free_ = 0;        // first cycle the data bus is free
+  Cycle read_end_ = kNever;   // end of the last read data (tRTW)
+  Cycle write_end_ = kNever;  // end of the last write data (tCDLR)
+  std::deque<Request> queue_;      // arrival order
+  std::deque<Response> responses_; // ordered by due cycle
+  DramStats stats_;
+};
+
+}  // namespace simtlm::models

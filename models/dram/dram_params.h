@@ -1,0 +1,66 @@
+// Parameters of one DRAM channel controller (DRAMSys-style plain struct).
+// All timings are in DRAM command-clock cycles (clock_period).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+namespace simtlm::models {
+
+enum class DramScheduler {
+  FrFcfs,  // first-ready (row hits) first, then oldest
+  Fcfs,    // strictly the oldest request
+};
+const char* to_string(DramScheduler scheduler);
+bool parse_dram_scheduler(const std::string& name, DramScheduler& out);  // "fr_fcfs" | "fcfs"
+
+struct DramTiming {
+  uint32_t tCL = 12;    // RD command -> first read data
+  uint32_t tWL = 4;     // WR command -> first write data
+  uint32_t tRCD = 12;   // ACT -> RD/WR, same bank
+  uint32_t tRP = 12;    // PRE -> ACT, same bank
+  uint32_t tRAS = 28;   // ACT -> PRE, same bank
+  uint32_t tRC = 40;    // ACT -> ACT, same bank
+  uint32_t tRRD = 6;    // ACT -> ACT, any two banks
+  uint32_t tCCD = 2;    // column -> column, different bank groups
+  uint32_t tCCDL = 3;   // column -> column, same bank group
+  uint32_t tWR = 12;    // end of write data -> PRE, same bank
+  uint32_t tWTR = 5;    // end of write data -> RD, same bank group
+  uint32_t tCDLR = 5;   // end of write data -> RD, other bank groups
+  uint32_t tRTP = 2;    // RD -> PRE, same bank
+  uint32_t tRTPL = 2;   // RD -> PRE, any bank of the same bank group
+  uint32_t tRTW = 2;    // bus turnaround: end of read data -> start of write data
+};
+
+struct DramParams {
+  uint32_t banks = 16;               // banks per channel (all bank groups)
+  uint32_t bank_groups = 4;          // banks % bank_groups == 0
+  uint32_t row_bytes = 2048;         // row (page) size per bank
+  uint32_t bus_width_bytes = 4;      // data bus width of this channel
+  uint32_t burst_length = 8;         // transfers per burst
+  uint32_t data_rate = 4;            // transfers per command-clock cycle
+  uint32_t queue_size = 32;          // request queue entries (END_REQ delayed when full)
+  DramScheduler scheduler = DramScheduler::FrFcfs;
+  DramTiming timing;
+  // Address mapping (see DramAddressMap): bytes contiguous in one bank
+  // before the next bank, optional XOR of the bank with the row number, and
+  // the channel interleave to strip (channels * channel_interleave_bytes).
+  uint32_t bank_interleave_bytes = 256;
+  bool bank_xor = false;
+  uint32_t channels = 1;
+  uint32_t channel_interleave_bytes = 256;
+  // Fixed controller delays (cycles): arrival -> schedulable, last data -> response.
+  uint32_t frontend_latency = 0;
+  uint32_t backend_latency = 0;
+  sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+
+  uint32_t burst_bytes() const { return bus_width_bytes * burst_length; }
+  uint32_t burst_cycles() const { return burst_length / data_rate; }  // data-bus occupancy of one burst
+  double peak_bytes_per_cycle() const { return static_cast<double>(bus_width_bytes) * data_rate; }
+  // Throws simtlm::Error(Config) naming `who` and the offending field.
+  void validate(const std::string& who) const;
+};
+
+}  // namespace simtlm::models

@@ -1,0 +1,157 @@
+#include "models/noc/crossbar.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "simtlm/error.h"
+
+namespace simtlm::models {
+
+namespace {
+const XbarParams& checked(const XbarParams& request, const XbarParams& reply, const char* name) {
+  const std::string who = std::string("crossbar '") + name + "'";
+  request.validate(who + " request network");
+  reply.validate(who + " reply network");
+  if (reply.ports_in != request.ports_out || reply.ports_out != request.ports_in) {
+    throw Error(ErrorKind::Config, who + ": reply network ports must mirror the request network ports");
+  }
+  if (reply.clock_period != request.clock_period) {
+    throw Error(ErrorKind::Config, who + ": request and reply networks must share one clock_period");
+  }
+  return request;
+}
+}  // namespace
+
+Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& request, const XbarParams& reply,
+                   AddressMap map)
+    : ClockedModule(name, checked(request, reply, name).clock_period),
+      req_(request),
+      rep_(reply),
+      map_(std::move(map)) {
+  if (!map_) {
+    throw Error(ErrorKind::Config, std::string("crossbar '") + basename() + "': no address map");
+  }
+  for (unsigned i = 0; i < request.ports_in; ++i) {
+    AtTargetPort::Listener& listener = *this;
+    up_.push_back(std::make_unique<AtTargetPort>("target_socket_" + std::to_string(i), listener, i));
+  }
+  for (unsigned j = 0; j < request.ports_out; ++j) {
+    AtInitiatorPort::Listener& listener = *this;
+    down_.push_back(std::make_unique<AtInitiatorPort>("initiator_socket_" + std::to_string(j), listener, j));
+  }
+}
+
+Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& request, AddressMap map)
+    : Crossbar(name, request, request.reversed(), std::move(map)) {}
+
+CrossbarStats& Crossbar::stats() {
+  stats_.request = req_.stats;
+  stats_.reply = rep_.stats;
+  stats_.busy_cycles = busy_cycles();
+  stats_.idle_cycles = idle_cycles();
+  const uint64_t now = clock().now();
+  if (now + 1 > busy_cycles() + idle_cycles()) {
+    stats_.idle_cycles += now + 1 - busy_cycles() - idle_cycles();
+  }
+  return stats_;
+}
+
+// ---------------------------------------------------------------- admission
+
+bool Crossbar::admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready) {
+  const uint32_t flits = req_.params().flits_for(request_carries_data(trans) ? transfer_bytes(trans) : 0);
+  if (!req_.can_accept(in, flits)) {
+    return false;
+  }
+  const unsigned dst = map_(trans.get_address());
+  if (dst >= down_.size()) {
+    SC_REPORT_ERROR("simtlm/crossbar",
+                    (std::string(name()) + ": address map returned port " + std::to_string(dst) +
+                     " but there are only " + std::to_string(down_.size()))
+                        .c_str());
+    return false;
+  }
+  mem_ext(trans, name()).route_push(static_cast<uint16_t>(in));
+  req_.accept(in, {&trans, static_cast<uint16_t>(in), static_cast<uint16_t>(dst), flits, ready});
+  wake_at(ready);
+  return true;
+}
+
+bool Crossbar::admit_reply(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready) {
+  const uint32_t flits = rep_.params().flits_for(response_carries_data(trans) ? transfer_bytes(trans) : 0);
+  if (!rep_.can_accept(in, flits)) {
+    return false;
+  }
+  MemExtension& ext = mem_ext(trans, name());
+  const unsigned dst = ext.route_pop();
+  rep_.accept(in, {&trans, static_cast<uint16_t>(in), static_cast<uint16_t>(dst), flits, ready});
+  wake_at(ready);
+  return true;
+}
+
+bool Crossbar::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
+  if (admit_request(port, trans, clock().registration_cycle_now())) {
+    return true;
+  }
+  ++req_.stats.input_stalls;
+  return false;
+}
+
+bool Crossbar::on_response(unsigned port, tlm::tlm_generic_payload& trans) {
+  if (admit_reply(port, trans, clock().registration_cycle_now())) {
+    return true;
+  }
+  ++rep_.stats.input_stalls;
+  return false;
+}
+
+void Crossbar::on_response_done(unsigned, tlm::tlm_generic_payload&) { wake_next(); }
+
+void Crossbar::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_next(); }
+
+// ---------------------------------------------------------------- clock
+
+uint64_t Crossbar::tick(uint64_t c) {
+  req_.arbitrate(c);
+  rep_.arbitrate(c);
+  // Packets at the output ports leave (one per port per cycle).
+  for (unsigned j = 0; j < down_.size(); ++j) {
+    if (req_.output_ready(j, c) && down_[j]->request_ready()) {
+      down_[j]->send_request(*req_.pop_output(j).trans);
+    }
+  }
+  for (unsigned i = 0; i < up_.size(); ++i) {
+    if (rep_.output_ready(i, c) && up_[i]->response_ready()) {
+      up_[i]->send_response(*rep_.pop_output(i).trans);
+    }
+  }
+  // Held senders whose input buffer has room again.
+  for (unsigned i = 0; i < up_.size(); ++i) {
+    tlm::tlm_generic_payload* held = up_[i]->held_request();
+    if (held != nullptr && admit_request(i, *held, c + 1)) {
+      up_[i]->accept_request();
+    }
+  }
+  for (unsigned j = 0; j < down_.size(); ++j) {
+    tlm::tlm_generic_payload* held = down_[j]->held_response();
+    if (held != nullptr && admit_reply(j, *held, c + 1)) {
+      down_[j]->accept_response();
+    }
+  }
+
+  uint64_t next = std::min(req_.next_grant_cycle(c), rep_.next_grant_cycle(c));
+  for (unsigned j = 0; j < down_.size(); ++j) {
+    if (!req_.output_empty(j) && down_[j]->request_ready()) {
+      next = std::min(next, std::max(req_.output_head(j).ready, c + 1));
+    }
+  }
+  for (unsigned i = 0; i < up_.size(); ++i) {
+    if (!rep_.output_empty(i) && up_[i]->response_ready()) {
+      next = std::min(next, std::max(rep_.output_head(i).ready, c + 1));
+    }
+  }
+  return next == std::numeric_limits<uint64_t>::max() ? kSleep : next;
+}
+
+}  // namespace simtlm::models

@@ -1,0 +1,44 @@
+// Parameters of one direction of the crossbar (DRAMSys-style plain struct).
+// The Crossbar module uses one instance for the request network
+// (SM/L1 -> L2, ports_in = requesters) and one for the reply network
+// (L2 -> SM/L1, ports_in = memory-side ports).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+namespace simtlm::models {
+
+struct XbarParams {
+  uint32_t ports_in = 1;
+  uint32_t ports_out = 1;
+  // Cycles from the grant of a packet's last flit to the packet being ready
+  // at the output port (>= 1).
+  uint32_t latency = 1;
+  uint32_t flit_bytes = 32;
+  uint32_t flits_per_cycle = 1;      // bandwidth of every input and output port
+  uint32_t input_buffer_flits = 8;   // per input port
+  uint32_t output_buffer_flits = 8;  // per output port
+  sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+
+  // The same network seen from the other side (ports_in <-> ports_out).
+  XbarParams reversed() const {
+    XbarParams r = *this;
+    r.ports_in = ports_out;
+    r.ports_out = ports_in;
+    return r;
+  }
+  // Flits of a packet carrying `bytes` of data (header-only packets: 1 flit;
+  // the header rides in the first data flit).
+  uint32_t flits_for(uint64_t bytes) const {
+    return bytes == 0 ? 1 : static_cast<uint32_t>((bytes + flit_bytes - 1) / flit_bytes);
+  }
+  // Cycles a packet of `flits` occupies an input and an output port.
+  uint32_t serialization(uint32_t flits) const { return (flits + flits_per_cycle - 1) / flits_per_cycle; }
+  // Throws simtlm::Error(Config) naming `who` and the offending field.
+  void validate(const std::string& who) const;
+};
+
+}  // namespace simtlm::models

@@ -1,0 +1,105 @@
+#include "models/noc/xbar_switch.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace simtlm::models {
+
+XbarSwitch::XbarSwitch(const XbarParams& params)
+    : p_(params),
+      in_q_(params.ports_in),
+      out_q_(params.ports_out),
+      in_used_(params.ports_in, 0),
+      out_used_(params.ports_out, 0),
+      in_busy_until_(params.ports_in, 0),
+      out_busy_until_(params.ports_out, 0),
+      rr_(params.ports_out, params.ports_in - 1),
+      granted_at_(params.ports_in, std::numeric_limits<uint64_t>::max()) {}
+
+void XbarSwitch::accept(unsigned in, const XbarPacket& packet) {
+  in_used_[in] += packet.flits;
+  in_q_[in].push_back(packet);
+}
+
+void XbarSwitch::arbitrate(uint64_t c) {
+  const unsigned n = p_.ports_in;
+  for (unsigned o = 0; o < p_.ports_out; ++o) {
+    if (out_busy_until_[o] > c) {
+      continue;
+    }
+    for (unsigned k = 1; k <= n; ++k) {
+      const unsigned i = (rr_[o] + k) % n;
+      if (in_q_[i].empty() || in_busy_until_[i] > c) {
+        continue;
+      }
+      const XbarPacket& head = in_q_[i].front();
+      if (head.ready > c || head.dst != o) {
+        continue;
+      }
+      if (out_used_[o] != 0 && out_used_[o] + head.flits > p_.output_buffer_flits) {
+        continue;  // output buffer full for this packet
+      }
+      const uint32_t s = p_.serialization(head.flits);
+      XbarPacket out = head;
+      out.ready = c + s - 1 + p_.latency;
+      in_used_[i] -= head.flits;
+      out_used_[o] += head.flits;
+      in_busy_until_[i] = c + s;
+      out_busy_until_[o] = c + s;
+      rr_[o] = i;
+      granted_at_[i] = c;
+      ++stats.packets;
+      stats.flits += head.flits;
+      in_q_[i].pop_front();
+      out_q_[o].push_back(out);
+      break;
+    }
+  }
+  // Stall accounting: every ready head that did not move this cycle.
+  for (unsigned i = 0; i < n; ++i) {
+    if (in_q_[i].empty() || in_busy_until_[i] > c || granted_at_[i] == c) {
+      continue;
+    }
+    const XbarPacket& head = in_q_[i].front();
+    if (head.ready > c) {
+      continue;
+    }
+    if (out_busy_until_[head.dst] > c && granted_at_[rr_[head.dst]] == c) {
+      ++stats.arb_conflicts;  // another input won this output this cycle
+    } else {
+      ++stats.output_stalls;
+    }
+  }
+}
+
+XbarPacket XbarSwitch::pop_output(unsigned out) {
+  XbarPacket p = out_q_[out].front();
+  out_q_[out].pop_front();
+  out_used_[out] -= p.flits;
+  return p;
+}
+
+uint64_t XbarSwitch::next_grant_cycle(uint64_t c) const {
+  uint64_t next = std::numeric_limits<uint64_t>::max();
+  for (unsigned i = 0; i < p_.ports_in; ++i) {
+    if (in_q_[i].empty()) {
+      continue;
+    }
+    const XbarPacket& head = in_q_[i].front();
+    const uint64_t at = std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
+    next = std::min(next, at);
+  }
+  return next;
+}
+
+bool XbarSwitch::empty() const {
+  for (const auto& q : in_q_) {
+    if (!q.empty()) return false;
+  }
+  for (const auto& q : out_q_) {
+    if (!q.empty()) return false;
+  }
+  return true;
+}
+
+}  // namespace simtlm::models

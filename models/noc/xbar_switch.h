@@ -1,0 +1,79 @@
+// Switch core of one crossbar direction: per-input FIFO buffers and
+// per-output buffers sized in flits, round-robin arbitration per output,
+// per-port bandwidth (a packet of F flits holds its input and its output for
+// ceil(F / flits_per_cycle) cycles) and a fixed traversal latency. No SystemC
+// here: the Crossbar module drives it once per clock cycle.
+//
+// Buffer accounting: input-buffer space is returned when a packet is granted
+// (its flits stream out while it holds the port); output-buffer space is
+// reserved at grant and returned when the packet leaves the output port.
+// A packet larger than a buffer is admitted into an empty buffer, so no size
+// deadlocks.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include <tlm>
+
+#include "models/noc/xbar_params.h"
+
+namespace simtlm::models {
+
+struct XbarPacket {
+  tlm::tlm_generic_payload* trans = nullptr;
+  uint16_t src = 0;
+  uint16_t dst = 0;
+  uint32_t flits = 1;
+  uint64_t ready = 0;  // input: first cycle it may be granted; output: first cycle it may leave
+};
+
+struct XbarDirectionStats {
+  uint64_t packets = 0;        // packets through the switch
+  uint64_t flits = 0;
+  uint64_t input_stalls = 0;   // a packet arrived at a full input buffer (END_REQ/END_RESP delayed)
+  uint64_t arb_conflicts = 0;  // cycles an input head lost arbitration to another input
+  uint64_t output_stalls = 0;  // cycles an input head waited for its output (busy link or full buffer)
+};
+
+class XbarSwitch {
+ public:
+  explicit XbarSwitch(const XbarParams& params);
+
+  const XbarParams& params() const { return p_; }
+  bool can_accept(unsigned in, uint32_t flits) const {
+    return in_used_[in] == 0 || in_used_[in] + flits <= p_.input_buffer_flits;
+  }
+  void accept(unsigned in, const XbarPacket& packet);
+
+  // One cycle of arbitration and transfer.
+  void arbitrate(uint64_t cycle);
+
+  bool output_ready(unsigned out, uint64_t cycle) const {
+    return !out_q_[out].empty() && out_q_[out].front().ready <= cycle;
+  }
+  bool output_empty(unsigned out) const { return out_q_[out].empty(); }
+  const XbarPacket& output_head(unsigned out) const { return out_q_[out].front(); }
+  XbarPacket pop_output(unsigned out);
+
+  // Earliest cycle > cycle at which arbitrate() could grant something, or
+  // UINT64_MAX. Packets blocked by a full output buffer count as the next cycle.
+  uint64_t next_grant_cycle(uint64_t cycle) const;
+  bool empty() const;
+
+  XbarDirectionStats stats;
+
+ private:
+  XbarParams p_;
+  std::vector<std::deque<XbarPacket>> in_q_;
+  std::vector<std::deque<XbarPacket>> out_q_;
+  std::vector<uint32_t> in_used_;
+  std::vector<uint32_t> out_used_;
+  std::vector<uint64_t> in_busy_until_;
+  std::vector<uint64_t> out_busy_until_;
+  std::vector<uint32_t> rr_;  // per output: input granted last
+  std::vector<uint64_t> granted_at_;  // per input: cycle of its last grant (stall accounting)
+};
+
+}  // namespace simtlm::models

@@ -1,0 +1,17 @@
+#include "runtime/backend.h"
+
+#include "runtime/functional_backend.h"
+
+namespace simtlm::runtime {
+
+std::unique_ptr<LaunchBackend> make_backend(const DeviceOptions& options) {
+  switch (options.backend) {
+    case Backend::Functional:
+      return std::make_unique<FunctionalBackend>();
+    case Backend::Timing:
+      throw Error(ErrorKind::Usage, "timing backend not available yet");
+  }
+  throw Error(ErrorKind::Internal, "unknown backend kind");
+}
+
+}  // namespace simtlm::runtime

@@ -1,0 +1,34 @@
+// The seam between the Device API and an execution engine. The runtime does
+// everything that does not depend on how a kernel is executed (module loading,
+// device memory, argument packing, launch-limit checks) and hands a fully
+// validated functional::LaunchRequest to a backend, which runs it to
+// completion. The functional executor is one backend; the timing model plugs
+// in as another behind the same interface (make_backend chooses by
+// DeviceOptions::backend).
+#pragma once
+
+#include <memory>
+
+#include "functional/launch.h"
+#include "functional/memory.h"
+#include "simtlm/device.h"
+
+namespace simtlm::runtime {
+
+class LaunchBackend {
+ public:
+  virtual ~LaunchBackend() = default;
+  // "functional", "timing": used in messages and statistics.
+  virtual const char* name() const = 0;
+  // Runs every CTA of a validated launch. Returns the launch figures (kernel
+  // name, CTAs, instruction counts, cycles if timed, host seconds). Throws
+  // Error(Fault) / Error(Deadlock) when the kernel misbehaves.
+  virtual LaunchStats launch(const functional::LaunchRequest& request,
+                             functional::GlobalMemory& memory) = 0;
+};
+
+// The backend selected by options.backend. Throws Error(Usage) for a backend
+// that is not built yet.
+std::unique_ptr<LaunchBackend> make_backend(const DeviceOptions& options);
+
+}  // namespace simtlm::runtime

@@ -1,0 +1,46 @@
+// Device: the public facade over DeviceImpl (see simtlm/device.h).
+#include "simtlm/device.h"
+
+#include "frontend/load.h"
+#include "runtime/device_impl.h"
+
+namespace simtlm {
+
+Device::Device(DeviceOptions options) : impl_(std::make_unique<DeviceImpl>(options)) {}
+Device::~Device() = default;
+
+const DeviceOptions& Device::options() const { return impl_->options(); }
+
+DevicePtr Device::malloc(size_t bytes) { return impl_->memory().allocate(bytes); }
+void Device::free(DevicePtr ptr) { impl_->memory().release(ptr); }
+
+void Device::memcpy_to_device(DevicePtr dst, const void* src, size_t bytes) {
+  impl_->memory().write(dst, src, bytes);
+}
+void Device::memcpy_to_host(void* dst, DevicePtr src, size_t bytes) {
+  impl_->memory().read(dst, src, bytes);
+}
+void Device::memset(DevicePtr dst, int value, size_t bytes) {
+  impl_->memory().fill(dst, static_cast<uint8_t>(value), bytes);
+}
+
+ModuleHandle Device::load_module_file(const std::string& path) {
+  return impl_->add_module(frontend::load_ptx_file(path));
+}
+ModuleHandle Device::load_module_string(const std::string& ptx_text, const std::string& name) {
+  return impl_->add_module(frontend::load_ptx_text(ptx_text, name));
+}
+
+LaunchStats Device::launch(ModuleHandle module, const std::string& kernel,
+                           const LaunchConfig& cfg, const KernelArgs& args) {
+  return impl_->launch(module, kernel, cfg, args);
+}
+
+// Launches run to completion inside launch(), so there is nothing to wait for.
+void Device::synchronize() {}
+
+const std::vector<LaunchStats>& Device::launch_history() const { return impl_->history(); }
+
+DeviceImpl& Device::impl() { return *impl_; }
+
+}  // namespace simtlm

@@ -1,0 +1,66 @@
+#include "runtime/device_impl.h"
+
+#include "runtime/launch_checks.h"
+#include "runtime/module_globals.h"
+#include "simtlm/error.h"
+
+namespace simtlm {
+
+namespace {
+
+const DeviceOptions& checked(const DeviceOptions& options) {
+  if (options.warp_size < 1 || options.warp_size > 64)
+    throw Error(ErrorKind::Config,
+                "warp size " + std::to_string(options.warp_size) + " is outside 1..64");
+  if (options.max_threads_per_cta == 0)
+    throw Error(ErrorKind::Config, "max_threads_per_cta must be at least 1");
+  return options;
+}
+
+}  // namespace
+
+DeviceImpl::DeviceImpl(DeviceOptions options)
+    : options_(checked(options)), backend_(runtime::make_backend(options_)) {}
+
+ModuleHandle DeviceImpl::add_module(std::unique_ptr<ir::Module> module) {
+  if (!module) throw Error(ErrorKind::Internal, "add_module: null module");
+  LoadedModule loaded;
+  loaded.var_addresses = runtime::place_module_variables(*module, memory_);
+  loaded.module = std::move(module);
+  modules_.push_back(std::move(loaded));
+  return static_cast<ModuleHandle>(modules_.size());
+}
+
+const LoadedModule& DeviceImpl::module(ModuleHandle handle) const {
+  if (handle == 0 || handle > modules_.size())
+    throw Error(ErrorKind::Launch, "unknown module handle " + std::to_string(handle) + " (" +
+                                       std::to_string(modules_.size()) + " module(s) loaded)");
+  return modules_[handle - 1];
+}
+
+LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_name,
+                               const LaunchConfig& config, const KernelArgs& args) {
+  const LoadedModule& loaded = module(handle);
+  const ir::Module& module = *loaded.module;
+  const ir::Function& kernel = runtime::find_kernel(module, kernel_name);
+  runtime::check_launch_config(kernel, config, options_);
+
+  functional::LaunchRequest request;
+  request.module = &module;
+  request.kernel = &kernel;
+  request.grid = {config.grid.x, config.grid.y, config.grid.z};
+  request.block = {config.block.x, config.block.y, config.block.z};
+  request.dynamic_shared_bytes = config.dynamic_shared_bytes;
+  request.params = runtime::pack_params(module, kernel, args);
+  request.warp_size = options_.warp_size;
+  request.num_sms = options_.num_sms;
+  request.grid_id = next_grid_id_++;
+  request.var_addresses = &loaded.var_addresses;
+
+  LaunchStats stats = backend_->launch(request, memory_);
+  if (stats.kernel.empty()) stats.kernel = kernel.name;
+  history_.push_back(stats);
+  return stats;
+}
+
+}  // namespace simtlm

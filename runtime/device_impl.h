@@ -1,0 +1,54 @@
+// The Device's state: options, device global memory, loaded modules (with the
+// device addresses of their .global/.const variables), the execution backend
+// and the launch history. Exposed (through Device::impl()) to backends and
+// testbenches that need the memory or the parsed modules directly.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ir/module.h"
+#include "functional/memory.h"
+#include "runtime/backend.h"
+#include "simtlm/device.h"
+
+namespace simtlm {
+
+struct LoadedModule {
+  std::unique_ptr<ir::Module> module;
+  // Device address of every .global/.const variable, indexed like
+  // Module::vars (0 for variables in other spaces): LaunchRequest::var_addresses.
+  std::vector<uint64_t> var_addresses;
+};
+
+class DeviceImpl {
+ public:
+  explicit DeviceImpl(DeviceOptions options);
+
+  const DeviceOptions& options() const { return options_; }
+  functional::GlobalMemory& memory() { return memory_; }
+  const functional::GlobalMemory& memory() const { return memory_; }
+  runtime::LaunchBackend& backend() { return *backend_; }
+
+  // Takes a parsed module, places its .global/.const variables in device
+  // memory (with initialisers) and returns its handle.
+  ModuleHandle add_module(std::unique_ptr<ir::Module> module);
+  // Throws Error(Launch) for a handle that load_module_* did not return.
+  const LoadedModule& module(ModuleHandle handle) const;
+
+  LaunchStats launch(ModuleHandle handle, const std::string& kernel, const LaunchConfig& config,
+                     const KernelArgs& args);
+
+  const std::vector<LaunchStats>& history() const { return history_; }
+
+ private:
+  DeviceOptions options_;
+  functional::GlobalMemory memory_;
+  std::unique_ptr<runtime::LaunchBackend> backend_;
+  std::vector<LoadedModule> modules_;  // handle h is modules_[h - 1]
+  std::vector<LaunchStats> history_;
+  uint32_t next_grid_id_ = 1;
+};
+
+}  // namespace simtlm

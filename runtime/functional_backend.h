@@ -1,0 +1,17 @@
+// Backend::Functional: runs launches on the timing-free SIMT executor
+// (functional::run_launch). Fast, and the correctness oracle for the timing
+// backend.
+#pragma once
+
+#include "runtime/backend.h"
+
+namespace simtlm::runtime {
+
+class FunctionalBackend final : public LaunchBackend {
+ public:
+  const char* name() const override { return "functional"; }
+  LaunchStats launch(const functional::LaunchRequest& request,
+                     functional::GlobalMemory& memory) override;
+};
+
+}  // namespace simtlm::runtime

@@ -1,0 +1,237 @@
+// `simtlm ptx`: the analysis report, PTX diagnostics, and running a user's
+// kernel from a launch spec (invalid specs, outputs, faults).
+#include <gmock/gmock.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "testbenches/cli/cli_harness.h"
+#include "testbenches/runtime/ptx_samples.h"
+
+namespace simtlm::test {
+namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class PtxCliTest : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    write("vec.ptx", kVecAddPtx);
+  }
+
+  void write_floats(const std::string& name, const std::vector<float>& v) {
+    std::string bytes(v.size() * 4, '\0');
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    write(name, bytes);
+  }
+  std::vector<float> read_floats(const std::string& name) {
+    std::string bytes = read_text(path(name));
+    std::vector<float> v(bytes.size() / 4);
+    std::memcpy(v.data(), bytes.data(), v.size() * 4);
+    return v;
+  }
+
+  // A valid vec_add spec over n elements; `edit` may change it before writing.
+  std::string spec(uint32_t n, const std::function<void(nlohmann::json&)>& edit = {}) {
+    nlohmann::json j = {
+        {"grid", (n + 63) / 64},
+        {"block", {64, 1, 1}},
+        {"args", {{{"buffer", "a"}}, {{"buffer", "b"}}, {{"buffer", "c"}},
+                  {{"type", "u32"}, {"value", n}}}},
+        {"buffers",
+         {{"a", {{"size_bytes", n * 4}, {"init", {{"file", "a.bin"}}}}},
+          {"b", {{"size_bytes", n * 4}, {"init", {{"random", 3}, {"type", "f32"}}}}},
+          {"c", {{"size_bytes", n * 4}, {"output", "c.bin"}}}}}};
+    if (edit) edit(j);
+    write("spec.json", j.dump(2));
+    return "spec.json";
+  }
+
+  CliResult launch(const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "spec.json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  }
+
+  // Expects exit 2 and `message` on stderr for a spec edited by `edit`.
+  void expect_spec_error(const std::function<void(nlohmann::json&)>& edit, const std::string& message) {
+    write_floats("a.bin", std::vector<float>(100, 1.0f));
+    spec(100, edit);
+    CliResult r = launch();
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(message));
+    EXPECT_FALSE(std::filesystem::exists(path("c.bin")));
+  }
+};
+
+TEST_F(PtxCliTest, ReportsKernelsParametersAndResources) {
+  CliResult r = run({"ptx", "vec.ptx"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"kernel vec_add", "kernel bounded", "kernel capped", "vec_add_param_3",
+                        ".u64", ".u32", "offset", "parameter bytes", "static shared",
+                        "local per thread", "registers", "predicates", "max live registers",
+                        "instructions", "basic blocks", "loops", ".reqntid 64x1x1",
+                        ".maxntid 128x1x1", "1024 bytes"})
+    EXPECT_THAT(r.out, HasSubstr(s));
+}
+
+TEST_F(PtxCliTest, KernelFilterAndUnknownKernel) {
+  CliResult r = run({"ptx", "vec.ptx", "--kernel", "capped"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("kernel capped"));
+  EXPECT_THAT(r.out, Not(HasSubstr("kernel vec_add")));
+  r = run({"ptx", "vec.ptx", "--kernel", "nosuch"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown kernel 'nosuch'"));
+  EXPECT_THAT(r.err, HasSubstr("vec_add, bounded, capped"));
+}
+
+TEST_F(PtxCliTest, MalformedPtxGivesFileLineColumn) {
+  write("bad.ptx", ".version 7.0\n.target sm_75\n.address_size 64\n"
+                   ".visible .entry k()\n{\n\tfrobnicate.u32 %r1;\n\tret;\n}\n");
+  CliResult r = run({"ptx", "bad.ptx"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, ContainsRegex("bad\\.ptx:6:[0-9]+: error"));
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST_F(PtxCliTest, MissingFileAndMissingArgument) {
+  CliResult r = run({"ptx", "nosuch.ptx"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("nosuch.ptx"));
+  r = run({"ptx"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("missing the PTX file"));
+  r = run({"ptx", "vec.ptx", "--stats"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("only meaningful with --launch"));
+}
+
+TEST_F(PtxCliTest, LaunchWritesOutputBufferNextToTheSpec) {
+  const uint32_t n = 200;
+  std::vector<float> a(n);
+  for (uint32_t i = 0; i < n; ++i) a[i] = float(i);
+  write_floats("a.bin", a);
+  // b = 0 here so that c must equal a exactly.
+  spec(n, [](nlohmann::json& j) { j["buffers"]["b"]["init"] = "zero"; });
+  CliResult r = launch();
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("vec_add"));
+  EXPECT_THAT(r.out, HasSubstr("CTAs"));
+  EXPECT_THAT(r.out, HasSubstr("warp instructions"));
+  EXPECT_EQ(read_floats("c.bin"), a);
+}
+
+TEST_F(PtxCliTest, LaunchRandomInitIsDeterministicAndOutputGoesToOutDir) {
+  const uint32_t n = 128;
+  write_floats("a.bin", std::vector<float>(n, 0.0f));
+  spec(n);
+  CliResult r = launch({"--out", "res", "--warp-size", "8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path("c.bin")));
+  std::vector<float> c = read_floats("res/c.bin");
+  ASSERT_EQ(c.size(), n);
+  for (float v : c) {
+    EXPECT_GE(v, -1.0f);
+    EXPECT_LT(v, 1.0f);
+  }
+  EXPECT_NE(c[0], c[1]);
+  nlohmann::json stats = nlohmann::json::parse(read_text(path("res/stats.json")));
+  EXPECT_EQ(stats["kernel"], "vec_add");
+  EXPECT_EQ(stats["ctas"], 2);
+  EXPECT_EQ(stats["warp_size"], 8);
+  EXPECT_EQ(stats["result"], "DONE");
+  // Same seed, same bytes.
+  ASSERT_EQ(launch({"--out", "res2"}).code, 0);
+  EXPECT_EQ(read_floats("res2/c.bin"), c);
+}
+
+TEST_F(PtxCliTest, LaunchOutOfBoundsIsExit3AndWritesNoOutput) {
+  write_floats("a.bin", std::vector<float>(100, 1.0f));
+  // n = 100 but c has room for 10 floats.
+  spec(100, [](nlohmann::json& j) { j["buffers"]["c"]["size_bytes"] = 40; });
+  CliResult r = launch({"--out", "res"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("device fault"));
+  EXPECT_FALSE(std::filesystem::exists(path("res/c.bin")));
+  EXPECT_FALSE(std::filesystem::exists(path("res/stats.json")));
+}
+
+TEST_F(PtxCliTest, SpecUnknownBuffer) {
+  expect_spec_error([](nlohmann::json& j) { j["args"][2] = {{"buffer", "xs"}}; },
+                    "spec.json: args[2]: unknown buffer 'xs' (buffers: a, b, c)");
+}
+
+TEST_F(PtxCliTest, SpecArgumentCountAndSize) {
+  expect_spec_error([](nlohmann::json& j) { j["args"].erase(3); },
+                    "spec.json: args: kernel 'vec_add' takes 4 argument(s)");
+  expect_spec_error([](nlohmann::json& j) { j["args"][3]["type"] = "u64"; },
+                    "spec.json: args[3]: type u64 has 8 bytes but parameter 'vec_add_param_3' of "
+                    "kernel 'vec_add' is .u32 (4 bytes)");
+  expect_spec_error([](nlohmann::json& j) { j["args"][0] = {{"type", "u32"}, {"value", 1}}; },
+                    "spec.json: args[0]: type u32 has 4 bytes but parameter 'vec_add_param_0'");
+}
+
+TEST_F(PtxCliTest, SpecBadValues) {
+  expect_spec_error([](nlohmann::json& j) { j["args"][3]["value"] = -1; },
+                    "spec.json: args[3].value: negative value -1 for unsigned type .u32");
+  expect_spec_error([](nlohmann::json& j) { j["args"][3]["value"] = 5000000000ull; },
+                    "args[3].value: 5000000000 does not fit in .u32");
+  expect_spec_error([](nlohmann::json& j) { j["args"][3]["type"] = "u33"; },
+                    "args[3].type: unknown type 'u33'");
+  expect_spec_error([](nlohmann::json& j) { j["args"][3].erase("value"); },
+                    "args[3]: missing 'value'");
+  expect_spec_error([](nlohmann::json& j) { j["grid"] = {1, 0}; },
+                    "spec.json: grid[1]: value 0 is outside 1..");
+  expect_spec_error([](nlohmann::json& j) { j.erase("block"); }, "spec.json: missing 'block'");
+}
+
+TEST_F(PtxCliTest, SpecUnknownKeysAndInits) {
+  expect_spec_error([](nlohmann::json& j) { j["buffers"]["c"]["sise_bytes"] = 4; },
+                    "spec.json: buffers.c: unknown key 'sise_bytes'");
+  expect_spec_error([](nlohmann::json& j) { j["gird"] = 1; }, "spec.json: unknown key 'gird'");
+  expect_spec_error([](nlohmann::json& j) { j["buffers"]["b"]["init"] = "ones"; },
+                    "spec.json: buffers.b.init: unknown init 'ones'");
+  expect_spec_error([](nlohmann::json& j) { j["buffers"]["a"]["init"]["file"] = "missing.bin"; },
+                    "buffers.a.init.file: input file");
+  expect_spec_error([](nlohmann::json& j) { j["buffers"]["a"]["size_bytes"] = 8; },
+                    "buffers.a.init.file: input file");
+  expect_spec_error([](nlohmann::json& j) { j["buffers"]["c"].erase("size_bytes"); },
+                    "spec.json: buffers.c: missing 'size_bytes'");
+  expect_spec_error([](nlohmann::json& j) { j["buffers"]["b"]["output"] = "c.bin"; },
+                    "is also the output of another buffer");
+}
+
+TEST_F(PtxCliTest, SpecFileProblems) {
+  write("bad.json", "{ \"grid\": 1, ");
+  CliResult r = run({"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "bad.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("bad.json: not valid JSON"));
+  r = run({"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "none.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("launch spec 'none.json' not found"));
+  write_floats("a.bin", std::vector<float>(100, 1.0f));
+  spec(100);
+  r = run({"ptx", "vec.ptx", "--launch", "spec.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("several kernels"));
+  r = run({"ptx", "vec.ptx", "--kernel", "nosuch", "--launch", "spec.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown kernel 'nosuch'"));
+}
+
+TEST_F(PtxCliTest, LaunchLimitErrorsExit2) {
+  write_floats("a.bin", std::vector<float>(100, 1.0f));
+  spec(100, [](nlohmann::json& j) { j["block"] = 2048; });
+  CliResult r = launch();
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("launch error"));
+  EXPECT_THAT(r.err, HasSubstr("more than the limit of 1024"));
+}
+
+}  // namespace
+}  // namespace simtlm::test

@@ -1,0 +1,139 @@
+// `simtlm run`: option validation (exit 2 with a precise message), a real run
+// with its summary, and the --out/--stats result files.
+#include <gmock/gmock.h>
+
+#include <nlohmann/json.hpp>
+
+#include "testbenches/cli/cli_harness.h"
+
+namespace simtlm::test {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST_F(CliTest, RunUnknownWorkloadListsTheAvailableOnes) {
+  CliResult r = run({"run", "nosuch"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown workload 'nosuch'"));
+  EXPECT_THAT(r.err, HasSubstr("sgemm"));
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST_F(CliTest, RunBadSize) {
+  CliResult r = run({"run", "vectorAdd", "--size", "huge"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown --size 'huge' (expected small or default)"));
+}
+
+TEST_F(CliTest, RunBadParameterForm) {
+  CliResult r = run({"run", "vectorAdd", "-p", "gpu.num_sms"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("-p 'gpu.num_sms': expected key=value"));
+  r = run({"run", "vectorAdd", "-p", "=3"});
+  EXPECT_EQ(r.code, 2);
+}
+
+TEST_F(CliTest, RunMissingConfigFile) {
+  CliResult r = run({"run", "vectorAdd", "--config", "no_such_config.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("config file 'no_such_config.json' not found"));
+}
+
+TEST_F(CliTest, RunConfigFileMustBeJsonObject) {
+  write("broken.json", "{\"gpu\": ");
+  CliResult r = run({"run", "vectorAdd", "--config", "broken.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("broken.json: not valid JSON"));
+  write("array.json", "[1, 2]");
+  r = run({"run", "vectorAdd", "--config", "array.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("must be a JSON object"));
+}
+
+TEST_F(CliTest, RunBadBackendAndTimingNotAvailable) {
+  CliResult r = run({"run", "vectorAdd", "--backend", "quantum"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown backend 'quantum'"));
+  write("cfg.json", "{}");
+  r = run({"run", "vectorAdd", "--backend", "timing", "--config", "cfg.json", "-p", "a=1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("timing backend not available yet"));
+}
+
+TEST_F(CliTest, RunBadNumbers) {
+  for (const char* w : {"0", "65", "abc", "0x", "1.5"}) {
+    CliResult r = run({"run", "vectorAdd", "--warp-size", w});
+    EXPECT_EQ(r.code, 2) << w;
+    EXPECT_THAT(r.err, HasSubstr("--warp-size must be an integer in 1..64")) << w;
+  }
+  CliResult r = run({"run", "vectorAdd", "--warp-size=-1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--warp-size must be an integer in 1..64"));
+  r = run({"run", "vectorAdd", "--seed", "-5"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--seed"));
+  EXPECT_EQ(run({"run", "vectorAdd", "extra"}).code, 2);
+}
+
+TEST_F(CliTest, RunSmallWorkloadPassesAndPrintsSummary) {
+  CliResult r = run({"run", "vectorAdd", "--size", "small", "--seed", "7"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (const char* field : {"workload", "vectorAdd", "backend", "functional", "size", "small",
+                            "launches", "CTAs", "warp instructions", "thread instructions",
+                            "host time", "simulation rate", "PASS"})
+    EXPECT_THAT(r.out, HasSubstr(field));
+}
+
+TEST_F(CliTest, RunWritesResultFilesAndStatsJson) {
+  CliResult r = run({"run", "vectorAdd", "--size", "small", "--warp-size", "16", "--out",
+                     "results/a", "--stats", "-p", "x.y=3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // --stats: JSON on stdout, the readable summary on stderr.
+  nlohmann::json stdout_json = nlohmann::json::parse(r.out);
+  EXPECT_THAT(r.err, HasSubstr("PASS"));
+  nlohmann::json stats = nlohmann::json::parse(read_text(path("results/a/stats.json")));
+  EXPECT_EQ(stats, stdout_json);
+  EXPECT_EQ(stats["workload"], "vectorAdd");
+  EXPECT_EQ(stats["backend"], "functional");
+  EXPECT_EQ(stats["size"], "small");
+  EXPECT_EQ(stats["warp_size"], 16);
+  EXPECT_EQ(stats["result"], "PASS");
+  EXPECT_GE(stats["launches"].get<int>(), 1);
+  EXPECT_GT(stats["ctas"].get<uint64_t>(), 0u);
+  EXPECT_GT(stats["warp_instructions"].get<uint64_t>(), 0u);
+  EXPECT_GE(stats["thread_instructions"].get<uint64_t>(), stats["warp_instructions"].get<uint64_t>());
+  EXPECT_TRUE(stats.contains("host_seconds"));
+  EXPECT_TRUE(stats.contains("warp_instructions_per_second"));
+  EXPECT_EQ(stats["per_launch"].size(), stats["launches"].get<size_t>());
+  EXPECT_THAT(read_text(path("results/a/summary.txt")), HasSubstr("PASS"));
+  nlohmann::json options = nlohmann::json::parse(read_text(path("results/a/options.json")));
+  EXPECT_EQ(options["params"]["x.y"], "3");
+  EXPECT_EQ(options["warp_size"], 16);
+  // Only the three result files, no temporaries.
+  int files = 0;
+  for (auto& e : std::filesystem::directory_iterator(path("results/a"))) {
+    ++files;
+    EXPECT_THAT(e.path().filename().string(), Not(HasSubstr(".tmp")));
+  }
+  EXPECT_EQ(files, 3);
+}
+
+TEST_F(CliTest, RunFailedValidationLeavesNoResultFiles) {
+  CliResult r = run({"run", "vectorAdd", "--size", "huge", "--out", "res"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(std::filesystem::exists(path("res/stats.json")));
+}
+
+TEST_F(CliTest, RunIsDeterministic) {
+  CliResult a = run({"run", "vectorAdd", "--size", "small", "--stats"});
+  CliResult b = run({"run", "vectorAdd", "--size", "small", "--stats"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  for (const char* k : {"ctas", "warp_instructions", "thread_instructions", "check_detail"})
+    EXPECT_EQ(ja[k], jb[k]) << k;
+}
+
+}  // namespace
+}  // namespace simtlm::test
