@@ -40,14 +40,15 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   po::options_description desc("Options", 100);
   desc.add_options()
       ("help,h", "show this help")
-      ("file", po::value<std::string>()->value_name("FILE.ptx"), "PTX file")
       ("kernel", po::value<std::string>()->value_name("NAME"),
        "kernel to report on, or to launch with --launch")
       ("launch", po::value<std::string>()->value_name("SPEC.json"), "run the kernel as SPEC.json describes");
   add_sim_options(desc);
+  po::options_description all;
+  all.add(desc).add_options()("file", po::value<std::string>(), "PTX file");
   po::positional_options_description positional;
   positional.add("file", 1);
-  po::variables_map vm = parse_options(args, desc, positional);
+  po::variables_map vm = parse_options(args, all, positional);
   if (vm.count("help")) {
     io.out << kPtxUsage << "\n" << desc;
     return kExitOk;

@@ -44,15 +44,16 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   po::options_description desc("Options", 100);
   desc.add_options()
       ("help,h", "show this help")
-      ("workload", po::value<std::string>()->value_name("WORKLOAD"), "workload to run")
       ("size", po::value<std::string>()->default_value("default")->value_name("SIZE"),
        "input size: small | default")
       ("seed", po::value<std::string>()->default_value("1")->value_name("N"),
        "seed of the generated inputs");
   add_sim_options(desc);
+  po::options_description all;
+  all.add(desc).add_options()("workload", po::value<std::string>(), "workload to run");
   po::positional_options_description positional;
   positional.add("workload", 1);
-  po::variables_map vm = parse_options(args, desc, positional);
+  po::variables_map vm = parse_options(args, all, positional);
   if (vm.count("help")) {
     io.out << kRunUsage << "\n" << desc;
     return kExitOk;

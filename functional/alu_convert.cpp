@@ -17,6 +17,7 @@
 //  - cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b packs cvt(a) into the
 //    upper and cvt(b) into the lower half of d.
 #include <cmath>
+#include <cstdint>
 
 #include "functional/alu_detail.h"
 #include "functional/alu_fp.h"
@@ -129,6 +130,13 @@ struct CvtIntInt {
 // ---- int -> float --------------------------------------------------------
 template <FK D>
 inline uint64_t encode_int(I128 v, Rnd m) {
+  // Host int64 -> binary32/binary64 conversions round to nearest even correctly.
+  if (D == FK::F32 && m == Rnd::Nearest && v <= INT64_MAX) {
+    return f32_bits(static_cast<float>(static_cast<int64_t>(v)));
+  }
+  if (D == FK::F64 && m == Rnd::Nearest && v <= INT64_MAX) {
+    return f64_bits(static_cast<double>(static_cast<int64_t>(v)));
+  }
   const bool neg = v < 0;
   const uint64_t mag = static_cast<uint64_t>(neg ? -v : v);
   if constexpr (D == FK::F64) {
@@ -244,6 +252,16 @@ struct CvtFloatFloat {
   }
 };
 
+// cvt.rn{.ftz}.{f16,bf16}.f32 without .relu/.satfinite/.sat: bit-level rounding.
+template <FK D, bool Ftz>
+struct CvtF32HalfRn {
+  static uint64_t apply(uint64_t a) {
+    float x = as_f32(a);
+    if (Ftz) x = flush_f32(x);
+    return D == FK::F16 ? f32_to_f16_rn(x) : f32_to_bf16_rn(x);
+  }
+};
+
 // Plain f32 <-> f64 without modifiers (the common case): host conversions,
 // which are exact (widening) or round-to-nearest-even (narrowing).
 struct CvtF32F64 {
@@ -315,6 +333,13 @@ AluKernel select_float_float(const Instruction& inst, FK dk, FK sk) {
   if (plain && dk == FK::F32 && sk == FK::F64 && r == ir::Rounding::Rn) {
     return &Unary<CvtF64F32Rn>::run;
   }
+  const bool plain_but_ftz = !inst.sat && !relu && !satfinite;
+  if (plain_but_ftz && sk == FK::F32 && r == ir::Rounding::Rn) {
+    if (dk == FK::F16) return inst.ftz ? &Unary<CvtF32HalfRn<FK::F16, true>>::run
+                                       : &Unary<CvtF32HalfRn<FK::F16, false>>::run;
+    if (dk == FK::BF16) return inst.ftz ? &Unary<CvtF32HalfRn<FK::BF16, true>>::run
+                                        : &Unary<CvtF32HalfRn<FK::BF16, false>>::run;
+  }
   switch (sk) {
     case FK::F16: return float_float_for_src<FK::F16>(dk, relu, satfinite);
     case FK::BF16: return float_float_for_src<FK::BF16>(dk, relu, satfinite);
@@ -369,7 +394,9 @@ AluKernel select_convert(const Instruction& inst) {
     return inst.sat ? &CvtIntInt<true>::run : &CvtIntInt<false>::run;
   }
   if (d_float && s_int) {
-    if (!(r == ir::Rounding::None || is_float_rnd(r)) || inst.ftz) return nullptr;
+    // .ftz is accepted for .f32 destinations and has no effect (no subnormal results).
+    if (!(r == ir::Rounding::None || is_float_rnd(r))) return nullptr;
+    if (inst.ftz && dk != FK::F32) return nullptr;
     return inst.sat ? int_float_for_sat<true>(dk) : int_float_for_sat<false>(dk);
   }
   if (d_int && s_float) {

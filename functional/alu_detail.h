@@ -21,9 +21,16 @@ using ir::DataType;
 using ir::Instruction;
 using ir::Opcode;
 
-// Calls f(lane) for every set bit of `mask`, lowest lane first.
+// Calls f(lane) for every set bit of `mask`, lowest lane first. A mask of
+// contiguous lanes starting at lane 0 (a converged warp) takes a dense loop
+// without bit scanning, which the compiler can unroll or vectorise.
 template <class F>
 inline void for_each_lane(uint64_t mask, F&& f) {
+  if ((mask & (mask + 1)) == 0) {
+    const unsigned n = mask == ~0ull ? 64u : static_cast<unsigned>(__builtin_ctzll(~mask));
+    for (unsigned lane = 0; lane < n; ++lane) f(lane);
+    return;
+  }
   while (mask != 0) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctzll(mask));
     f(lane);

@@ -243,4 +243,32 @@ inline float bf16_to_f32(uint64_t raw) {
   return f;
 }
 
+// Fast round-to-nearest-even f32 -> f16 / bf16 on bit patterns (NaN ->
+// canonical 0x7FFF). Equivalent to double_to_narrow(x, kF16/kBF16,
+// Rnd::Nearest); used on the hot paths (cvt.rn, half-precision add/sub/mul).
+// The f16 subnormal branch relies on the host being in round-to-nearest mode,
+// which holds everywhere outside a RoundingScope.
+inline uint32_t f32_to_f16_rn(float x) {
+  uint32_t u = f32_bits(x);
+  const uint32_t sign = (u >> 16) & 0x8000u;
+  u &= 0x7FFFFFFFu;
+  if (u >= 0x7F800000u) return u == 0x7F800000u ? (sign | 0x7C00u) : kCanonicalNaN16;
+  if (u >= 0x477FF000u) return sign | 0x7C00u;  // >= 65520 rounds to infinity
+  if (u < 0x38800000u) {                        // below 2^-14: f16 subnormal or zero
+    // Adding 0.5 aligns the value to multiples of 2^-24 (the f16 subnormal
+    // step) with a single IEEE round-to-nearest-even addition.
+    float a;
+    std::memcpy(&a, &u, sizeof a);
+    return sign | (f32_bits(a + 0.5f) - 0x3F000000u);
+  }
+  const uint32_t odd = (u >> 13) & 1;
+  u += (static_cast<uint32_t>(15 - 127) << 23) + 0xFFFu + odd;
+  return sign | (u >> 13);
+}
+inline uint32_t f32_to_bf16_rn(float x) {
+  const uint32_t u = f32_bits(x);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return kCanonicalNaN16;
+  return (u + 0x7FFFu + ((u >> 16) & 1)) >> 16;  // carries into the exponent / to infinity
+}
+
 }  // namespace simtlm::functional::alu_detail

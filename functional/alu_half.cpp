@@ -1,10 +1,10 @@
 // Half-precision arithmetic on .f16/.bf16 and the packed .f16x2/.bf16x2 forms:
 // add, sub, mul, fma (mad), neg, abs, min, max, ex2.approx, tanh.approx (PTX ISA
-// "Half Precision Floating-Point Instructions"). The operations are evaluated in
-// double precision with round-to-odd (odd_add/odd_fma; products of two halves
-// are exact in double) and rounded once to the 16-bit format, so results are
-// correctly rounded (.rn). The packed forms apply the operation to the lower and
-// upper 16-bit halves independently.
+// "Half Precision Floating-Point Instructions"). Results are correctly rounded
+// (.rn): add/sub/mul are evaluated in binary32 where that provably rounds
+// correctly, the rest in double precision (fma with round-to-odd, odd_fma) and
+// rounded once to the 16-bit format. The packed forms apply the operation to
+// the lower and upper 16-bit halves independently.
 #include <cmath>
 
 #include "functional/alu_detail.h"
@@ -33,22 +33,46 @@ inline uint32_t hout(double v) {
   return h;
 }
 
+// Float-evaluated form of hout for add/sub/mul: computing a sum or product of
+// two halves in binary32 and rounding that to the half format is correctly
+// rounded, because 24 >= 2*11 + 2 makes the double rounding innocuous
+// (Figueroa), and bf16 sums are exact in binary32 even when subnormal.
+template <bool BF, bool Ftz, bool Sat, bool Relu>
+inline uint32_t hout_f(float v) {
+  if (Sat) v = saturate(v);
+  if (Relu && v <= 0) v = 0.0f;
+  uint32_t h = BF ? f32_to_bf16_rn(v) : f32_to_f16_rn(v);
+  if (Ftz) h = half_flush(h, kHalf<BF>);
+  return h;
+}
+template <bool BF, bool Ftz>
+inline float hin_f(uint32_t h) {
+  if (Ftz) h = half_flush(h, kHalf<BF>);
+  return BF ? bf16_to_f32(h) : f16_to_f32(h);
+}
+
 template <bool BF, bool Ftz, bool Sat, bool Relu>
 struct HAdd {
   static uint32_t op(uint32_t a, uint32_t b) {
-    return hout<BF, Ftz, Sat, Relu>(odd_add(hin<BF, Ftz>(a), hin<BF, Ftz>(b)));
+    return hout_f<BF, Ftz, Sat, Relu>(hin_f<BF, Ftz>(a) + hin_f<BF, Ftz>(b));
   }
 };
 template <bool BF, bool Ftz, bool Sat, bool Relu>
 struct HSub {
   static uint32_t op(uint32_t a, uint32_t b) {
-    return hout<BF, Ftz, Sat, Relu>(odd_add(hin<BF, Ftz>(a), -hin<BF, Ftz>(b)));
+    return hout_f<BF, Ftz, Sat, Relu>(hin_f<BF, Ftz>(a) - hin_f<BF, Ftz>(b));
   }
 };
+// f16 products are exact in binary32; bf16 products can fall below the binary32
+// normal range, so they are formed exactly in double and rounded once.
 template <bool BF, bool Ftz, bool Sat, bool Relu>
 struct HMul {
   static uint32_t op(uint32_t a, uint32_t b) {
-    return hout<BF, Ftz, Sat, Relu>(hin<BF, Ftz>(a) * hin<BF, Ftz>(b));  // exact
+    if constexpr (BF) {
+      return hout<BF, Ftz, Sat, Relu>(hin<BF, Ftz>(a) * hin<BF, Ftz>(b));
+    } else {
+      return hout_f<BF, Ftz, Sat, Relu>(hin_f<BF, Ftz>(a) * hin_f<BF, Ftz>(b));
+    }
   }
 };
 template <bool BF, bool Ftz, bool Sat, bool Relu>

@@ -9,7 +9,7 @@
 namespace simtlm::functional {
 
 namespace {
-inline uint32_t popcount(uint64_t m) { return static_cast<uint32_t>(__builtin_popcountll(m)); }
+inline uint32_t popcount(uint64_t m) { return popcount64(m); }
 }  // namespace
 
 Cta::Cta(const LaunchContext& ctx, uint64_t linear_id)
@@ -68,7 +68,9 @@ bool Cta::arrive(Warp& warp, const LaunchContext& ctx, unsigned id, uint32_t cou
       b.red_any = b.red_any || p;
     }
   }
-  b.arrived += popcount(lanes);
+  // Barriers execute per warp (PTX ISA, bar): the warp's arrival counts all
+  // its live threads, including lanes parked on a divergent path.
+  b.arrived += popcount(warp.live_mask());
   if (wait) {
     warp.set_waiting(id, lanes, red_dst, rec.pc);
     b.has_waiters = true;
@@ -127,11 +129,6 @@ std::string Cta::describe_waiting(const LaunchContext& ctx) const {
       const ir::Instruction* inst = ctx.decoded(w.pc()).inst;
       os << " runnable at pc " << w.pc();
       if (inst) os << " (line " << inst->loc.line << ")";
-    }
-    const uint64_t parked = w.live_mask() & ~w.barrier_lanes();
-    if (w.waiting() && parked) {
-      os << "; lanes 0x" << std::hex << parked << std::dec
-         << " of this warp are parked on a divergent path";
     }
   }
   return os.str();

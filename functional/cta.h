@@ -45,8 +45,9 @@ class Cta {
   void tick() { ++clock_; }
 
   // --- barriers -----------------------------------------------------------
-  // A warp's lanes `lanes` arrive at barrier `id` expecting `count` threads
-  // (0 = all live threads of the CTA). With `wait` the warp blocks until the
+  // Warp `warp` arrives at barrier `id` expecting `count` threads (0 = all
+  // live threads of the CTA); the arrival counts all live threads of the warp,
+  // `lanes` are the executing lanes (bar.red inputs and result lanes). With `wait` the warp blocks until the
   // barrier completes (it must already have advanced past the instruction).
   // bar.red: red_op 1 = popc, 2 = and, 3 = or over `pred` (lane array, read
   // for `lanes`), result written to register lane array `red_dst` (reg * W) of

@@ -61,80 +61,145 @@ inline void write_le(uint8_t* p, uint64_t v, unsigned bytes) {
 
 inline uint64_t low_mask(unsigned bytes) { return bytes >= 8 ? ~0ull : ((1ull << (bytes * 8)) - 1); }
 
-// Computes every executing lane's address, checks it and stores the host
-// pointer of its bytes in warp.host_pointers(). Throws on the first bad lane
+// Per-space address translation. Each returns the host pointer of
+// [off, off + bytes) or nullptr when it is out of bounds; `detail` explains
+// the bound for the fault report.
+struct GlobalSpace {
+  GlobalMemory& mem;
+  uint8_t* at(uint64_t a, unsigned bytes, unsigned) const { return mem.translate(a, bytes); }
+  std::string detail() const { return "no allocation holds it"; }
+};
+struct SharedSpace {
+  uint8_t* base;
+  uint64_t size;
+  uint8_t* at(uint64_t a, unsigned bytes, unsigned) const {
+    return a <= size && bytes <= size - a ? base + a : nullptr;
+  }
+  std::string detail() const { return "the CTA has " + std::to_string(size) + " bytes of shared memory"; }
+};
+struct LocalSpace {
+  Cta& cta;
+  uint32_t first_thread;
+  uint64_t size;
+  uint8_t* at(uint64_t a, unsigned bytes, unsigned lane) const {
+    return a <= size && bytes <= size - a ? cta.local(first_thread + lane) + a : nullptr;
+  }
+  std::string detail() const { return "the thread's local frame is " + std::to_string(size) + " bytes"; }
+};
+struct ParamSpace {
+  const std::vector<uint8_t>& params;
+  uint8_t* at(uint64_t a, unsigned bytes, unsigned) const {
+    return a <= params.size() && bytes <= params.size() - a ? const_cast<uint8_t*>(params.data()) + a
+                                                            : nullptr;
+  }
+  std::string detail() const { return "the parameter buffer is " + std::to_string(params.size()) + " bytes"; }
+};
+
+// Computes every executing lane's address, checks alignment and bounds in
+// `space` and stores the lane's host pointer. Throws on the first bad lane
 // (in lane order) before anything is accessed.
-void resolve(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
-             unsigned bytes, Access kind) {
+template <class Space>
+void resolve_in(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
+                unsigned bytes, Access kind, const Space& space) {
   uint64_t* addrs = warp.addresses();
   uint8_t** hp = warp.host_pointers();
-  const uint64_t* base = d.addr.has_reg ? warp.regs() + d.addr.reg_off : nullptr;
-  ExecRecord& rec = warp.record();
-  rec.space = d.space;
-  rec.access_bytes = bytes;
-  rec.addresses = addrs;
-  GlobalMemory& mem = ctx.memory();
   const uint64_t align_mask = bytes - 1;  // access sizes are powers of two
+  const uint64_t disp = d.addr.disp;
+  if (d.addr.has_reg) {
+    const uint64_t* base = warp.regs() + d.addr.reg_off;
+    for (uint64_t m = exec; m; m &= m - 1) {
+      const unsigned l = first_lane(m);
+      const uint64_t a = base[l] + disp;
+      addrs[l] = a;
+      uint8_t* p = space.at(a, bytes, l);
+      if ((a & align_mask) || !p) {
+        if (a & align_mask) fault("misaligned", kind, d.space, a, bytes, "", ctx, cta, warp, d, l);
+        fault("out-of-bounds", kind, d.space, a, bytes, space.detail(), ctx, cta, warp, d, l);
+      }
+      hp[l] = p;
+    }
+  } else {
+    // Uniform address (symbol or absolute): check once.
+    const unsigned first = first_lane(exec);
+    uint8_t* p0 = space.at(disp, bytes, first);
+    for (uint64_t m = exec; m; m &= m - 1) {
+      const unsigned l = first_lane(m);
+      addrs[l] = disp;
+      uint8_t* p = l == first ? p0 : space.at(disp, bytes, l);
+      if ((disp & align_mask) || !p) {
+        if (disp & align_mask) fault("misaligned", kind, d.space, disp, bytes, "", ctx, cta, warp, d, l);
+        fault("out-of-bounds", kind, d.space, disp, bytes, space.detail(), ctx, cta, warp, d, l);
+      }
+      hp[l] = p;
+    }
+  }
+}
 
+// Generic addresses: classify every lane by window.
+void resolve_generic(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
+                     unsigned bytes, Access kind) {
+  uint64_t* addrs = warp.addresses();
+  uint8_t** hp = warp.host_pointers();
+  ExecRecord& rec = warp.record();
+  const uint64_t* base = d.addr.has_reg ? warp.regs() + d.addr.reg_off : nullptr;
+  const uint64_t align_mask = bytes - 1;
+  const GlobalSpace global{ctx.memory()};
+  const SharedSpace shared{cta.shared(), cta.shared_size()};
+  const LocalSpace local{cta, warp.first_thread(), cta.local_size()};
   for (uint64_t m = exec; m; m &= m - 1) {
     const unsigned l = first_lane(m);
     const uint64_t a = base ? base[l] + d.addr.disp : d.addr.disp;
     addrs[l] = a;
     if (a & align_mask) fault("misaligned", kind, d.space, a, bytes, "", ctx, cta, warp, d, l);
-    StateSpace space = d.space;
-    uint64_t off = a;
-    if (space == StateSpace::Generic) {
-      if (in_window(a, kSharedWindowBase)) {
-        space = StateSpace::Shared;
-        off = a - kSharedWindowBase;
-        rec.shared_lanes |= 1ull << l;
-      } else if (in_window(a, kLocalWindowBase)) {
-        space = StateSpace::Local;
-        off = a - kLocalWindowBase;
-        rec.local_lanes |= 1ull << l;
-      } else {
-        space = StateSpace::Global;
-      }
-    }
-    uint8_t* p = nullptr;
-    switch (space) {
-      case StateSpace::Global:
-      case StateSpace::Const:
-        p = mem.translate(off, bytes);
-        if (!p) fault("out-of-bounds", kind, d.space, a, bytes, "no allocation holds it", ctx, cta, warp, d, l);
-        break;
-      case StateSpace::Shared:
-        if (off > cta.shared_size() || bytes > cta.shared_size() - off) {
-          fault("out-of-bounds", kind, d.space, a, bytes,
-                "the CTA has " + std::to_string(cta.shared_size()) + " bytes of shared memory", ctx, cta,
-                warp, d, l);
-        }
-        p = cta.shared() + off;
-        break;
-      case StateSpace::Local:
-        if (off > cta.local_size() || bytes > cta.local_size() - off) {
-          fault("out-of-bounds", kind, d.space, a, bytes,
-                "the thread's local frame is " + std::to_string(cta.local_size()) + " bytes", ctx, cta,
-                warp, d, l);
-        }
-        p = cta.local(warp.first_thread() + l) + off;
-        break;
-      case StateSpace::Param: {
-        const auto& params = ctx.params();
-        if (kind != Access::Load) {
-          fault("forbidden", kind, d.space, a, bytes, "kernel parameters are read-only", ctx, cta, warp, d, l);
-        }
-        if (off > params.size() || bytes > params.size() - off) {
-          fault("out-of-bounds", kind, d.space, a, bytes,
-                "the parameter buffer is " + std::to_string(params.size()) + " bytes", ctx, cta, warp, d, l);
-        }
-        p = const_cast<uint8_t*>(params.data()) + off;
-        break;
-      }
-      default:
-        fault("unsupported", kind, d.space, a, bytes, "state space not addressable", ctx, cta, warp, d, l);
+    uint8_t* p;
+    if (in_window(a, kSharedWindowBase)) {
+      rec.shared_lanes |= 1ull << l;
+      p = shared.at(a - kSharedWindowBase, bytes, l);
+      if (!p) fault("out-of-bounds", kind, StateSpace::Shared, a, bytes, shared.detail(), ctx, cta, warp, d, l);
+    } else if (in_window(a, kLocalWindowBase)) {
+      rec.local_lanes |= 1ull << l;
+      p = local.at(a - kLocalWindowBase, bytes, l);
+      if (!p) fault("out-of-bounds", kind, StateSpace::Local, a, bytes, local.detail(), ctx, cta, warp, d, l);
+    } else {
+      p = global.at(a, bytes, l);
+      if (!p) fault("out-of-bounds", kind, StateSpace::Global, a, bytes, global.detail(), ctx, cta, warp, d, l);
     }
     hp[l] = p;
+  }
+}
+
+void resolve(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
+             unsigned bytes, Access kind) {
+  ExecRecord& rec = warp.record();
+  rec.space = d.space;
+  rec.access_bytes = bytes;
+  rec.addresses = warp.addresses();
+  switch (d.space) {
+    case StateSpace::Global:
+    case StateSpace::Const:
+      resolve_in(d, warp, cta, ctx, exec, bytes, kind, GlobalSpace{ctx.memory()});
+      return;
+    case StateSpace::Shared:
+      resolve_in(d, warp, cta, ctx, exec, bytes, kind, SharedSpace{cta.shared(), cta.shared_size()});
+      return;
+    case StateSpace::Local:
+      resolve_in(d, warp, cta, ctx, exec, bytes, kind, LocalSpace{cta, warp.first_thread(), cta.local_size()});
+      return;
+    case StateSpace::Param:
+      if (kind != Access::Load) {
+        const unsigned l = first_lane(exec);
+        fault("forbidden", kind, d.space, d.addr.has_reg ? warp.regs()[d.addr.reg_off + l] + d.addr.disp : d.addr.disp,
+              bytes, "kernel parameters are read-only", ctx, cta, warp, d, l);
+      }
+      resolve_in(d, warp, cta, ctx, exec, bytes, kind, ParamSpace{ctx.params()});
+      return;
+    case StateSpace::Generic:
+      resolve_generic(d, warp, cta, ctx, exec, bytes, kind);
+      return;
+    default: {
+      const unsigned l = first_lane(exec);
+      fault("unsupported", kind, d.space, d.addr.disp, bytes, "state space not addressable", ctx, cta, warp, d, l);
+    }
   }
 }
 
@@ -222,23 +287,37 @@ uint64_t atomic_apply(ir::AtomOp op, ir::DataType t, uint64_t old, uint64_t b, u
 
 }  // namespace
 
-void exec_load(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec) {
-  const unsigned elem = d.elem_bytes;
-  resolve(d, warp, cta, ctx, exec, elem * d.vec, Access::Load);
+template <unsigned E>
+void load_elements(const DecodedInst& d, Warp& warp, uint64_t exec) {
   uint8_t** hp = warp.host_pointers();
   uint64_t* regs = warp.regs();
   for (unsigned i = 0; i < d.vec; ++i) {
     if (d.dst[i] == kNoDst) continue;
     uint64_t* out = regs + d.dst[i];
-    const unsigned rbytes = d.dst_bytes[i] ? d.dst_bytes[i] : elem;
-    const uint64_t rmask = low_mask(rbytes);
-    const bool extend = d.sign_extend && rbytes > elem;
-    for (uint64_t m = exec; m; m &= m - 1) {
-      const unsigned l = first_lane(m);
-      uint64_t v = read_le(hp[l] + i * elem, elem);
-      if (extend) v = sign_extend(v, elem);
-      out[l] = v & rmask;
+    const unsigned rbytes = d.dst_bytes[i] ? d.dst_bytes[i] : E;
+    if (d.sign_extend && rbytes > E) {
+      const uint64_t rmask = low_mask(rbytes);
+      for (uint64_t m = exec; m; m &= m - 1) {
+        const unsigned l = first_lane(m);
+        out[l] = sign_extend(read_le(hp[l] + i * E, E), E) & rmask;
+      }
+    } else {
+      for (uint64_t m = exec; m; m &= m - 1) {
+        const unsigned l = first_lane(m);
+        out[l] = read_le(hp[l] + i * E, E);
+      }
     }
+  }
+}
+
+void exec_load(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec) {
+  const unsigned elem = d.elem_bytes;
+  resolve(d, warp, cta, ctx, exec, elem * d.vec, Access::Load);
+  switch (elem) {
+    case 1: load_elements<1>(d, warp, exec); break;
+    case 2: load_elements<2>(d, warp, exec); break;
+    case 4: load_elements<4>(d, warp, exec); break;
+    default: load_elements<8>(d, warp, exec); break;
   }
 }
 

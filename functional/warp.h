@@ -33,16 +33,19 @@
 // Exit. ret/exit in the kernel (and running off its end) retires the
 //   executing lanes: removed from the live mask and from every stack entry;
 //   emptied entries are popped. A warp with no live lanes is finished.
-// Barriers (bar.sync/barrier.sync/bar.arrive/bar.red, ids 0..15). Counting is
-//   per thread: a warp contributes its executing lanes. Without a thread count
-//   the barrier completes when all LIVE threads of the CTA have arrived, and it
-//   is re-checked whenever threads exit; with a count b it completes when b
-//   threads have arrived. A waiting warp has already advanced past the barrier
-//   and does not issue until released; bar.red results are written on release.
-//   If no warp of a CTA can issue and some wait, the launch fails with
-//   Error(Deadlock) naming the waiting warps. A warp diverged across a barrier
-//   (some lanes at the barrier, others parked on the stack) cannot complete it
-//   (stack-based SIMT, no independent thread scheduling): that is a deadlock.
+// Barriers (bar.sync/barrier.sync/bar.arrive/bar.red, ids 0..15) execute per
+//   warp, as the PTX ISA describes for `bar`: when any lane of a warp executes
+//   the barrier, the warp arrives with all its LIVE threads (exited threads
+//   never count; lanes parked on another path of a divergent branch do, so
+//   `if (t < n) return; ... __syncthreads()` and a barrier inside a divergent
+//   branch behave as on hardware). Without a thread count the barrier
+//   completes when all live threads of the CTA have arrived, re-checked
+//   whenever threads exit; with a count b when b threads have arrived. A
+//   waiting warp has already advanced past the barrier and does not issue
+//   until released; bar.red reduces the executing lanes' predicates and
+//   writes the result to them on release. If no warp of a CTA can issue and
+//   some wait, the launch fails with Error(Deadlock) naming the waiting warps,
+//   their barrier, PTX line and arrival count.
 // Warp collectives (shfl.sync, vote.sync, activemask, %laneid, %lanemask_*)
 //   operate on 32-lane segments of the warp: for W <= 32 the segment is the
 //   whole warp (source lanes >= W are out of range, ballot bits >= W are 0);
@@ -74,6 +77,15 @@
 #include "frontend/ir/instruction.h"
 
 namespace simtlm::functional {
+
+// Population count that inlines without -mpopcnt (the builtin would call
+// libgcc's table-driven __popcountdi2 on baseline x86-64).
+inline unsigned popcount64(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
+}
 
 // What the executed instruction was, for the timing model's pipelines.
 enum class ExecClass : uint8_t {
@@ -192,7 +204,7 @@ class Warp {
   uint8_t** host_pointers() { return host_ptrs_.data(); }
   void count(uint64_t active) {
     ++instructions_;
-    thread_instructions_ += static_cast<uint64_t>(__builtin_popcountll(active));
+    thread_instructions_ += popcount64(active);
   }
 
  private:

@@ -449,6 +449,9 @@ void lower_param_vars(ir::Module& m, uint32_t fi) {
   }
 }
 
+void prune_locals(const ir::Module& m, ir::Function& F);
+void rewrite_promoted(const ir::Module& m, ir::Function& F, const std::unordered_map<uint32_t, uint32_t>& reg_of);
+
 // Promotes call-parameter slots that are only accessed whole, as scalars,
 // to registers (ld/st -> mov).
 void promote_param_slots(ir::Module& m, uint32_t fi) {
@@ -492,12 +495,29 @@ void promote_param_slots(ir::Module& m, uint32_t fi) {
     F.regs.push_back(std::move(r));
     reg_of[var] = static_cast<uint32_t>(F.regs.size() - 1);
   }
-  if (reg_of.empty()) return;
+  if (!reg_of.empty()) rewrite_promoted(m, F, reg_of);
+  prune_locals(m, F);
+}
+
+// Drops call-parameter slots that the function no longer references (promoted
+// here, or promoted/unused in an inlined callee) from Function::locals.
+void prune_locals(const ir::Module& m, ir::Function& F) {
+  std::vector<char> used(m.vars.size(), 0);
+  for (ir::Instruction& inst : F.insts)
+    for (ir::Operand& op : inst.ops) for_each_var_ref(op, [&](ir::Operand& ref) { used[ref.var] = 1; });
+  auto& locals = F.locals;
+  locals.erase(std::remove_if(locals.begin(), locals.end(),
+                              [&](uint32_t v) { return m.vars[v].from_call_param && !used[v]; }),
+               locals.end());
+}
+
+void rewrite_promoted(const ir::Module& m, ir::Function& F, const std::unordered_map<uint32_t, uint32_t>& reg_of) {
   for (ir::Instruction& inst : F.insts) {
     if ((inst.op != Opcode::Ld && inst.op != Opcode::St) || inst.ops.size() != 2) continue;
     const ir::Operand& a = inst.ops[inst.op == Opcode::Ld ? 1 : 0];
     if (a.kind != OperandKind::Address || a.base != OperandKind::Symbol) continue;
-    auto it = reg_of.find(a.var);
+    const uint32_t var = a.var;  // `a` is overwritten below
+    auto it = reg_of.find(var);
     if (it == reg_of.end()) continue;
     ir::Operand r;
     r.kind = OperandKind::Reg;
@@ -505,17 +525,12 @@ void promote_param_slots(ir::Module& m, uint32_t fi) {
     if (inst.op == Opcode::Ld) inst.ops[1] = r;
     else inst.ops[0] = r;
     inst.op = Opcode::Mov;
-    inst.type = bits_type(m.vars[a.var].size);
+    inst.type = bits_type(m.vars[var].size);
     inst.space = ir::StateSpace::None;
     inst.volatile_ = false;
     inst.order = ir::MemOrder::None;
     inst.scope = ir::MemScope::None;
   }
-  // Promoted slots are no longer used by this function.
-  auto& locals = F.locals;
-  locals.erase(std::remove_if(locals.begin(), locals.end(),
-                              [&](uint32_t v) { return reg_of.count(v) != 0; }),
-               locals.end());
 }
 
 }  // namespace

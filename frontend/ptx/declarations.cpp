@@ -152,6 +152,7 @@ void Parser::parse_var_decl(bool is_extern, bool visible) {
         dims.push_back(0);
         continue;
       }
+      if (dims.size() >= 8) fail(peek(), "too many array dimensions");
       uint64_t n = expect_uint("as array size", uint64_t{1} << 40);
       if (n == 0) fail(tok_at(pos() - 1), "array size must be positive");
       dims.push_back(n);

@@ -47,6 +47,45 @@ ExtensionRegistry::ExtensionRegistry() {
   mask.type = ir::DataType::B32;
   warp_sync.operands.push_back(mask);
   add(std::move(warp_sync));
+
+  ExtensionDef redux;
+  redux.mnemonic = "redux.sync";
+  redux.description = "warp-wide reduction of a 32-bit value over the member mask";
+  redux.max_types = 1;
+  redux.type_required = true;
+  redux.parse_modifier = [](std::string_view m, ir::Instruction& inst, std::string& err) {
+    ir::AtomOp op = m == "add"   ? ir::AtomOp::Add
+                    : m == "min" ? ir::AtomOp::Min
+                    : m == "max" ? ir::AtomOp::Max
+                    : m == "and" ? ir::AtomOp::And
+                    : m == "or"  ? ir::AtomOp::Or
+                    : m == "xor" ? ir::AtomOp::Xor
+                                 : ir::AtomOp::None;
+    if (op == ir::AtomOp::None) return false;
+    if (inst.atom != ir::AtomOp::None) {
+      err = "redux.sync: more than one operation";
+      return false;
+    }
+    inst.atom = op;
+    return true;
+  };
+  redux.validate = [](const ir::Instruction& inst, std::string& err) {
+    bool arith = inst.atom == ir::AtomOp::Add || inst.atom == ir::AtomOp::Min ||
+                 inst.atom == ir::AtomOp::Max;
+    if (inst.atom == ir::AtomOp::None)
+      err = "redux.sync needs an operation (.add, .min, .max, .and, .or, .xor)";
+    else if (arith && inst.type != ir::DataType::U32 && inst.type != ir::DataType::S32)
+      err = "redux.sync .add/.min/.max need .u32 or .s32";
+    else if (!arith && inst.type != ir::DataType::B32)
+      err = "redux.sync .and/.or/.xor need .b32";
+  };
+  ExtOperand d;
+  d.kinds = kExtReg;
+  d.is_dst = true;
+  ExtOperand a;
+  a.kinds = kExtReg | kExtImm;
+  redux.operands = {d, a, mask};
+  add(std::move(redux));
 }
 
 ExtensionRegistry& ExtensionRegistry::global() {

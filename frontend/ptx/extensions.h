@@ -81,6 +81,10 @@ class ExtensionRegistry {
   // Built-in ids, present in every registry.
   static constexpr uint16_t kTrap = 0;         // `trap;`   -> device fault
   static constexpr uint16_t kBarWarpSync = 1;  // `bar.warp.sync membermask;` ops = [membermask]
+  // `redux.sync.op.type d, a, membermask;` (sm_80+, emitted for cg::reduce and
+  // __reduce_*_sync): ops = [d, a, membermask], Instruction::atom = the
+  // operation (Add/Min/Max on .u32/.s32, And/Or/Xor on .b32), type = .type.
+  static constexpr uint16_t kReduxSync = 2;
 
   ExtensionRegistry();  // registers the built-ins
 

@@ -104,9 +104,8 @@ void decode_logic(InstCtx& c) {
   c.inst.type = t;
   c.need_operands(3);
   c.dst(0, t);
-  uint32_t kinds = t == DataType::Pred ? kSlotReg : kRegImm;
-  c.src(1, t, kinds);
-  c.src(2, t, kinds);
+  c.src(1, t, kRegImm);
+  c.src(2, t, kRegImm);
 }
 
 void decode_not(InstCtx& c) {
@@ -118,7 +117,7 @@ void decode_not(InstCtx& c) {
   c.inst.type = t;
   c.need_operands(2);
   c.dst(0, t);
-  c.src(1, t, t == DataType::Pred ? kSlotReg : kRegImm);
+  c.src(1, t, kRegImm);
 }
 
 void decode_lop3(InstCtx& c) {

@@ -269,8 +269,13 @@ bool literal_to_bits(const Literal& lit, DataType t, uint64_t& out, std::string&
       return true;
     }
     case DataType::Pred:
-      err = "immediate not allowed as a predicate operand";
-      return false;
+      // nvcc -G emits `mov.pred %p3, -1;`: any non-zero integer is true.
+      if (lit.is_float()) {
+        err = "floating-point immediate in a predicate operand";
+        return false;
+      }
+      out = lit.bits != 0 ? 1 : 0;
+      return true;
     case DataType::B128:
       err = "immediate not allowed in a 128-bit operand";
       return false;

@@ -125,6 +125,12 @@ RawOperand Parser::parse_raw_primary() {
   }
   if (t.is('{') || t.is('(')) {
     const char close = t.is('{') ? '}' : ')';
+    if (operand_depth_ >= 1) fail(t, "nested operand lists are not allowed");
+    struct DepthGuard {
+      int& d;
+      explicit DepthGuard(int& depth) : d(depth) { ++d; }
+      ~DepthGuard() { --d; }
+    } guard(operand_depth_);
     r.kind = t.is('{') ? RawOperand::Kind::Vector : RawOperand::Kind::Paren;
     const Token& open = advance();
     if (accept(close)) {
@@ -140,7 +146,10 @@ RawOperand Parser::parse_raw_primary() {
           fail_tok(e.tok, "vector elements must be registers, constants or '_'");
         r.elems.push_back(std::move(e));
       } else {
-        r.elems.push_back(parse_raw_operand());
+        RawOperand e = parse_raw_primary();
+        if (e.kind != RawOperand::Kind::Name && e.kind != RawOperand::Kind::Number)
+          fail_tok(e.tok, "call operands must be names, registers or constants");
+        r.elems.push_back(std::move(e));
       }
       if (accept(close)) break;
       if (!peek().is(',')) fail(peek(), std::string("expected ',' or '") + close + "'");
@@ -396,7 +405,7 @@ void InstCtx::src(size_t i, DataType t, uint32_t kinds, bool relaxed) {
 
 void InstCtx::pred_src(size_t i, bool negate_ok) {
   Slot s;
-  s.kinds = kSlotReg;
+  s.kinds = kSlotReg | kSlotImm;
   s.type = DataType::Pred;
   s.negate_ok = negate_ok;
   add(i, s);

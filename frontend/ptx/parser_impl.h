@@ -276,6 +276,7 @@ class Parser {
   bool seen_target_ = false;
   bool seen_address_size_ = false;
   std::string text_buf_;            // scratch for instruction text
+  int operand_depth_ = 0;           // nesting of {..}/(..) operand lists
 };
 
 // Family decoders (inst_*.cpp).

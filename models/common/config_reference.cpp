@@ -76,7 +76,8 @@ const char* const kValidationRules[] = {
     "`gpu.l2.interleave_bytes` is a power of two and at least one L2 line.",
     "Crossbar interconnect: `gpu.noc.buffer_flits` holds the largest packet (header_bytes + line, in flits).",
     "DRAM: banks is a multiple of bank_groups; tRC >= tRAS + tRP; tRAS >= tRCD; with bank groups tCCDL >= tCCD; "
-    "row_bytes is a power of two and a multiple of one burst (bus_width_bytes x chips_per_channel x burst_length).",
+    "row_bytes is a power of two and a multiple of one burst (bus_width_bytes x chips_per_channel x burst_length); "
+    "bank_interleave_bytes is a power of two between one burst and row_bytes.",
     "`sim.trace.sm` is -1 or an existing SM.",
 };
 
@@ -117,9 +118,10 @@ const char* const kDecisions[] = {
     "**Execution units.** GPGPU-Sim's Fermi model: 2 SP pipelines, 1 SFU pipeline, 1 LD/ST pipeline. Integer "
     "instructions run on the SP pipelines (`gpu.sm.exec.int.count` = 0) and double precision on the SFU "
     "(`gpu.sm.exec.dp.count` = 0, as GPGPU-Sim 4.x's GTX480 config states). Instructions outside the "
-    "ADD/MAX/MUL/MAD/DIV tables take latency 1 and interval 1 (GPGPU-Sim's default). No seed or config gives the "
-    "SFU's transcendental latency: we use 20 core cycles (between fp MAD 5 and fp DIV 39) with interval 4 (4 SFUs "
-    "per SM serve a 32-thread warp in 8 shader = 4 core cycles).",
+    "ADD/MAX/MUL/MAD/DIV tables take latency 1 and interval 1, and transcendental SFU instructions (sqrt, sin, cos, "
+    "ex2, lg2, rsqrt, rcp) the dp MUL values 8 and 8, as GPGPU-Sim 3.x's `set_opcode_and_latency` does. (GPGPU-Sim "
+    "3.x also sends integer MUL/MAD and every DIV to the SFU pipeline; which class an opcode belongs to is the SM "
+    "model's decision, these keys only give each class its timing.)",
     "**Occupancy granularity.** Registers per thread round up to a multiple of 4 and shared memory is not "
     "rounded: GPGPU-Sim 3.x's rules, which reproduce the seeds' occupancy tables (seed note 000 §2.2). "
     "Hardware-faithful CC 2.0 values are 2 (= 64 per warp) and 128 bytes.",
@@ -128,11 +130,17 @@ const char* const kDecisions[] = {
     "cycles) and port bandwidth (1 flit per cycle) are our choices: Booksim's router pipeline is not a documented "
     "latency.",
     "**DRAM.** Timing in DRAM command-clock cycles from the GPGPU-Sim GDDR5 string (both presets; Jatala's "
-    "\"GDDR3\" label is a misnomer for the same numbers). GPGPU-Sim has no separate tWTR: tWTR = tCDLR = 5. "
-    "tRTP = burst_length / data_rate = 2. Row size 4 KB per channel follows from the address mapping (6 column "
-    "bits of 64-byte bursts). Open-page FR-FCFS with a 16-entry queue (3.x; 4.x uses 64). Channels interleave every "
-    "256 bytes (`dramid@8`).",
-    "**Queues without a source.** L2 request/response queues of 8 entries.",
+    "\"GDDR3\" label is a misnomer for the same numbers). tWTR follows the JEDEC/DRAMSys meaning (end of write "
+    "data to read command, here within a bank group) and tCDLR is GDDR5's name for the same turnaround across "
+    "bank groups: both are 5, so a read follows a write command after tWL + burst_length / data_rate + 5 = 11 "
+    "cycles, exactly GPGPU-Sim's derived write-to-read delay. Read-to-write bus turnaround tRTW = 2 (GPGPU-Sim: "
+    "CL + BL/ratio + 2 - WL between the commands). tRTP = burst_length / data_rate "
+    "= 2. Row size 4 KB per channel follows from the address mapping (6 column "
+    "bits of 64-byte bursts). Open-page FR-FCFS with a 16-entry queue (3.x; 4.x uses 64). Slices and channels "
+    "interleave every 256 bytes (`dramid@8`); inside a channel consecutive 256-byte chunks change bank "
+    "(`gpu.dram.bank_interleave_bytes`), approximating GPGPU-Sim's bit mapping.",
+    "**Memory-partition queues** take GPGPU-Sim 3.x's defaults (`-gpgpu_dram_partition_queues 8:8:8:8`), which "
+    "neither Fermi config overrides.",
     "**Two-level scheduler defaults** are Narasiman's original (fetch group 8, round-robin inside and across "
     "groups). Rogers' best two-level configuration is active_set_size 2 with gto/gto; set it per study.",
     "**Simulation controls.** `sim.watchdog_cycles` = 1,000,000 core cycles without a retired instruction ends the "

@@ -285,9 +285,11 @@ std::vector<ConfigKey> build_schema() {
 
   // Execution units (Fermi: 2 x 16-lane SP pipelines, 4 SFUs, 16 LD/ST units).
   add_exec_unit(t, "sp", 2, 1, 1, 1, "single-precision/ALU",
-                "GPGPU-Sim -gpgpu_num_sp_units 2; latency/interval 1 = GPGPU-Sim default for ops outside the tables");
-  add_exec_unit(t, "sfu", 1, 1, 20, 4, "special-function (transcendental)",
-                "count: GPGPU-Sim -gpgpu_num_sfu_units 1; latency, interval: simtlm decision (Decisions)");
+                "GPGPU-Sim -gpgpu_num_sp_units 2; latency/interval 1 = GPGPU-Sim 3.x set_opcode_and_latency default for ops "
+                "outside the tables");
+  add_exec_unit(t, "sfu", 1, 1, 8, 8, "special-function (transcendental)",
+                "count: GPGPU-Sim -gpgpu_num_sfu_units 1; latency/interval: GPGPU-Sim 3.x "
+                "ptx_instruction::set_opcode_and_latency gives sqrt/sin/cos/ex2/lg2/rsqrt/rcp the dp mul values (8, 8)");
   add_exec_unit(t, "dp", 0, 0, 8, 8, "double-precision",
                 "GPGPU-Sim 4.x SM2_GTX480 -gpgpu_num_dp_units 0 (DP executes on the SFU); latency/interval = dp add");
   add_exec_unit(t, "int", 0, 0, 1, 1, "integer",
@@ -405,9 +407,11 @@ std::vector<ConfigKey> build_schema() {
   t.push_back(U("gpu.l2.data_port_bytes", 32, 32, "bytes per L2 cycle", 1, 4096,
                 "Data an L2 slice returns per cycle.", dl2));
   t.push_back(U("gpu.l2.request_queue_entries", 8, 8, "requests", 1, 65536,
-                "Queue from the interconnect into each slice.", kDecision));
+                "Queue from the interconnect into each slice.",
+                "GPGPU-Sim 3.x default -gpgpu_dram_partition_queues 8:8:8:8 (icnt->L2)"));
   t.push_back(U("gpu.l2.response_queue_entries", 8, 8, "requests", 1, 65536,
-                "Queue from each slice back to the interconnect.", kDecision));
+                "Queue from each slice back to the interconnect.",
+                "GPGPU-Sim 3.x default -gpgpu_dram_partition_queues 8:8:8:8 (L2->icnt)"));
   t.push_back(E("gpu.l2.slice_hash", "linear", "linear", {"linear", "xor"},
                 "Address -> slice: linear (chunk index modulo slices) or an XOR fold of higher address bits.",
                 "GPGPU-Sim 4.x -memory_partition_indexing 0 (linear); 3.x has no hash"));
@@ -432,7 +436,7 @@ std::vector<ConfigKey> build_schema() {
                 "Data transfers per DRAM command-clock cycle (GDDR5 = 4, QDR).",
                 "GPGPU-Sim -dram_data_command_freq_ratio 4"));
   t.push_back(U("gpu.dram.row_bytes", 4096, 4096, "bytes", 64, 1 * MiB,
-                "Row (page) size per channel across its chips (2 KB per chip).",
+                "Row (page) of one bank across the channel's whole data bus (2 KB per chip x 2 chips).",
                 "GPGPU-Sim -gpgpu_mem_addr_mapping (6 column bits x 64-byte bursts)"));
   t.push_back(U("gpu.dram.queue_size", 16, 16, "requests", 1, 65536,
                 "Request queue the channel scheduler chooses from.",
@@ -446,10 +450,13 @@ std::vector<ConfigKey> build_schema() {
   t.push_back(E("gpu.dram.page_policy", "open", "open", {"open", "close"},
                 "Row buffer policy: keep the row open after an access, or precharge when no queued request hits it.",
                 "GPGPU-Sim 3.x DRAM model (open row)"));
-  t.push_back(E("gpu.dram.address_mapping", "row_bank_column", "row_bank_column",
-                {"row_bank_column", "bank_row_column"},
-                "Bit order of the address inside a channel, most significant first.",
-                "GPGPU-Sim -gpgpu_mem_addr_mapping ...RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS (row high, bank, column)"));
+  t.push_back(U("gpu.dram.bank_interleave_bytes", 256, 256, "bytes", 32, 1 * MiB,
+                "Bytes of a channel's address space that stay in one bank before the next bank takes over "
+                "(row bits above the bank bits).",
+                "GPGPU-Sim -gpgpu_mem_addr_mapping ...BBBCCCCB.CCSSSSSS (first bank bit above 256 bytes)"));
+  t.push_back(B("gpu.dram.bank_xor", false, false,
+                "XOR the bank index with low row bits to spread power-of-two strides over the banks.",
+                "GPGPU-Sim 3.x GTX480/TeslaC2050 configs (no bank hashing)"));
   t.push_back(U("gpu.dram.fixed_latency", 100, 100, "L2 cycles", 0, 4096,
                 "Fixed pipeline latency between an L2 slice and its DRAM channel (GPGPU-Sim's DRAM latency "
                 "queue; core = L2 clock in both presets).",
@@ -471,12 +478,16 @@ std::vector<ConfigKey> build_schema() {
       {"tCCD", 2, "Column command to column command (different bank groups).", kDramTiming},
       {"tCCDL", 3, "Column command to column command (same bank group); 0 without bank groups.", kDramTiming},
       {"tWR", 12, "Write recovery: end of write data to precharge.", kDramTiming},
-      {"tWTR", 5, "Write to read turnaround (end of write data to read command).",
-       "simtlm decision: = tCDLR (GPGPU-Sim has no separate tWTR)"},
-      {"tCDLR", 5, "Last data-in to read command delay.", kDramTiming},
-      {"tRTP", 2, "Read to precharge (different bank groups).",
-       "simtlm decision: burst_length / data_rate = 2 (GPGPU-Sim derives it the same way)"},
-      {"tRTPL", 2, "Read to precharge (same bank group); 0 without bank groups.", kDramTiming},
+      {"tWTR", 5,
+       "Write to read turnaround in the same bank group: end of write data to read command (a read follows a "
+       "write command after tWL + burst_length / data_rate + tWTR).",
+       "simtlm decision: = tCDLR; GPGPU-Sim has no tWTR option and derives write-to-read as WL + BL/ratio + CDLR"},
+      {"tCDLR", 5, "Last write data in to read command, other bank groups (GDDR5 tCDLR).", kDramTiming},
+      {"tRTP", 2, "Read to precharge, same bank.",
+       "simtlm decision: burst_length / data_rate = 2 (GPGPU-Sim's string gives only tRTPL)"},
+      {"tRTPL", 2, "Read to precharge, any bank of the same bank group; 0 without bank groups.", kDramTiming},
+      {"tRTW", 2, "Read to write bus turnaround: end of read data to start of write data.",
+       "simtlm decision: GPGPU-Sim spaces a write CL + BL/ratio + 2 - WL after a read, i.e. 2 idle bus cycles"},
   };
   for (const Timing& tm : timings) {
     t.push_back(U(std::string("gpu.dram.timing.") + tm.name, tm.value, tm.value, "DRAM cycles", 0, 1024, tm.desc,

@@ -163,6 +163,14 @@ void Config::validate() const {
             "gpu.dram.row_bytes must be a multiple of one burst (bus_width_bytes x chips_per_channel x burst_length = " +
                 std::to_string(burst) + " B)");
 
+  const std::uint64_t bank_chunk = u64("gpu.dram.bank_interleave_bytes");
+  r.power_of_two("gpu.dram.bank_interleave_bytes");
+  r.require(bank_chunk >= burst && bank_chunk <= u64("gpu.dram.row_bytes"),
+            {"gpu.dram.bank_interleave_bytes", "gpu.dram.row_bytes", "gpu.dram.bus_width_bytes",
+             "gpu.dram.chips_per_channel", "gpu.dram.burst_length"},
+            "gpu.dram.bank_interleave_bytes must lie between one burst (" + std::to_string(burst) +
+                " B) and gpu.dram.row_bytes");
+
   // ---- simulation
   const std::int64_t traced = i64("sim.trace.sm");
   r.require(traced < 0 || static_cast<std::uint64_t>(traced) < u64("gpu.num_sms"), {"sim.trace.sm", "gpu.num_sms"},

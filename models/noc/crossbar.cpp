@@ -113,9 +113,8 @@ void Crossbar::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_n
 // ---------------------------------------------------------------- clock
 
 uint64_t Crossbar::tick(uint64_t c) {
-  req_.arbitrate(c);
-  rep_.arbitrate(c);
-  // Packets at the output ports leave (one per port per cycle).
+  // Packets at the output ports leave first (one per port per cycle), so the
+  // buffer space they free can be granted in the same cycle.
   for (unsigned j = 0; j < down_.size(); ++j) {
     if (req_.output_ready(j, c) && down_[j]->request_ready()) {
       down_[j]->send_request(*req_.pop_output(j).trans);
@@ -126,6 +125,8 @@ uint64_t Crossbar::tick(uint64_t c) {
       up_[i]->send_response(*rep_.pop_output(i).trans);
     }
   }
+  req_.arbitrate(c);
+  rep_.arbitrate(c);
   // Held senders whose input buffer has room again.
   for (unsigned i = 0; i < up_.size(); ++i) {
     tlm::tlm_generic_payload* held = up_[i]->held_request();

@@ -12,6 +12,10 @@
 // data (reads, atomics). A full input buffer delays END_REQ (request network)
 // or END_RESP (reply network) toward the sender; nothing is dropped, and
 // packets between one source and one destination stay in order.
+//
+// Per clock cycle: every output port sends its oldest ready packet (if its
+// socket is free), then both switch cores arbitrate (round-robin per output),
+// then held senders are admitted into input buffers that have room.
 #pragma once
 
 #include <memory>

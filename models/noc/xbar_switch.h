@@ -6,7 +6,9 @@
 //
 // Buffer accounting: input-buffer space is returned when a packet is granted
 // (its flits stream out while it holds the port); output-buffer space is
-// reserved at grant and returned when the packet leaves the output port.
+// reserved at grant and returned when the packet leaves the output port
+// (the Crossbar drains outputs before arbitrating, so space freed in a cycle
+// can be granted in that cycle).
 // A packet larger than a buffer is admitted into an empty buffer, so no size
 // deadlocks.
 #pragma once

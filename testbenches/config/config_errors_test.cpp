@@ -200,8 +200,8 @@ TEST(ConfigErrors, SharedMemoryPlusL1MustFitUnifiedArray) {
 }
 
 TEST(ConfigErrors, WarpGeometryRules) {
-  expect_contains(validate_error({"gpu.sm.warp_size=24"}), {"gpu.sm.max_threads must be a multiple of gpu.sm.warp_size",
-                                                            "gpu.sm.warp_size = 24 from -p"});
+  expect_contains(validate_error({"gpu.sm.warp_size=40"}), {"gpu.sm.max_threads must be a multiple of gpu.sm.warp_size",
+                                                            "gpu.sm.warp_size = 40 from -p"});
   expect_contains(validate_error({"gpu.sm.max_threads=64", "gpu.sm.schedulers=4"}),
                   {"gpu.sm.schedulers exceeds the SM's warps (max_threads / warp_size = 2)"});
   expect_contains(validate_error({"gpu.sm.registers=32760"}),
@@ -236,6 +236,9 @@ TEST(ConfigErrors, DramTimingAndGeometryRules) {
   expect_contains(validate_error({"gpu.dram.timing.tCCDL=1"}), {"tCCDL must be at least tCCD"});
   expect_contains(validate_error({"gpu.dram.row_bytes=32768", "gpu.dram.burst_length=6"}),
                   {"gpu.dram.row_bytes must be a multiple of one burst"});
+  expect_contains(validate_error({"gpu.dram.bank_interleave_bytes=8192"}),
+                  {"gpu.dram.bank_interleave_bytes must lie between one burst (64 B) and gpu.dram.row_bytes",
+                   "gpu.dram.row_bytes = 4096 from default"});
   EXPECT_NO_THROW({
     Config c;
     c.apply_override("gpu.dram.bank_groups=1");

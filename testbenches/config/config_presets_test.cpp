@@ -176,7 +176,7 @@ TEST(ConfigPresets, SchemaCoversTheRequiredKeys) {
       "gpu.dram.timing.tCL", "gpu.dram.timing.tWL", "gpu.dram.timing.tRCD", "gpu.dram.timing.tRP",
       "gpu.dram.timing.tRAS", "gpu.dram.timing.tRC", "gpu.dram.timing.tRRD", "gpu.dram.timing.tCCD",
       "gpu.dram.timing.tCCDL", "gpu.dram.timing.tWR", "gpu.dram.timing.tWTR", "gpu.dram.timing.tCDLR",
-      "gpu.dram.timing.tRTP", "gpu.dram.timing.tRTPL", "gpu.clocks.core_mhz", "gpu.clocks.noc_mhz",
+      "gpu.dram.timing.tRTP", "gpu.dram.timing.tRTPL", "gpu.dram.timing.tRTW", "gpu.dram.bank_interleave_bytes", "gpu.clocks.core_mhz", "gpu.clocks.noc_mhz",
       "gpu.clocks.l2_mhz", "gpu.clocks.dram_mhz", "sim.watchdog_cycles", "sim.seed"};
   for (const char* key : required) EXPECT_NE(simtlm::find_config_key(key), nullptr) << key;
 }

@@ -150,7 +150,9 @@ TEST(RegAlloc, PairsAreAligned) {
   EXPECT_EQ(ra.phys[z] % 2, 0u);
   EXPECT_EQ(ra.phys[w] % 2, 0u);
   EXPECT_NE(ra.phys[x], ra.phys[z]);
-  EXPECT_EQ(ra.regs_per_thread(), 8u);  // 5 + 2 reserved, rounded up to even
+  EXPECT_EQ(ra.regs_per_thread(), 10u);  // 5 + 4 reserved, rounded up to even
+  // Before the add: x, z and y live -> physical registers 0..4.
+  EXPECT_EQ(live_physical_regs(r.fn, ra, r.a->liveness.live_in(3)), (V{0, 1, 2, 3, 4}));
 }
 
 TEST(RegAlloc, PairAfterSingleNeedsNoHole) {

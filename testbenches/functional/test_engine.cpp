@@ -14,6 +14,12 @@
 #include "functional/extensions.h"
 #include "harness.h"
 
+// The test binary's sc_main lives in the static simtlm_test_main, which only
+// libsystemc (linked later) references: referencing it here makes the linker
+// take it.
+extern "C" int sc_main(int argc, char* argv[]);
+int (*volatile simtlm_functional_tests_sc_main)(int, char*[]) = &sc_main;
+
 namespace simtlm::functional::test {
 namespace {
 

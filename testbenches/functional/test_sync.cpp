@@ -354,6 +354,12 @@ END:
   ret;
 }
 
+.visible .entry counted(.param .u64 out)
+{
+  bar.sync 2, 96;
+  ret;
+}
+
 .visible .entry halfwarp(.param .u64 out)
 {
   .reg .b32 %r<4>;
@@ -389,22 +395,24 @@ TEST(Sync, DeadlockOnDifferentBarriers) {
   EXPECT_NE(msg.find("bar.sync 0"), std::string::npos) << msg;
 }
 
-TEST(Sync, DeadlockOnBarrierInsideDivergentBranch) {
+// bar executes per warp: half a warp reaching the barrier arrives for the
+// whole warp (lanes parked on the other path count), as on hardware.
+TEST(Sync, BarrierInsideDivergentBranchCountsWholeWarp) {
+  Harness h(kNamedPtx);
+  const uint64_t out = h.alloc(4);
+  const LaunchCounters c = h.run("halfwarp", dim(2), dim(64), Args().add(out));
+  EXPECT_EQ(c.ctas, 2u);
+}
+
+TEST(Sync, DeadlockWhenCountExceedsThreads) {
   Harness h(kNamedPtx);
   const uint64_t out = h.alloc(4);
   const std::string msg = expect_error(ErrorKind::Deadlock, [&] {
-    h.run("halfwarp", dim(1), dim(32), Args().add(out));
+    h.run("counted", dim(1), dim(64), Args().add(out));
   });
-  EXPECT_NE(msg.find("16 of 32 threads arrived"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("parked on a divergent path"), std::string::npos) << msg;
-}
-
-TEST(Sync, DivergentBarrierFineWhenOtherLanesExited) {
-  // Same kernel with a block of 16 threads: every live thread reaches the barrier.
-  Harness h(kNamedPtx);
-  const uint64_t out = h.alloc(4);
-  const LaunchCounters c = h.run("halfwarp", dim(3), dim(16), Args().add(out));
-  EXPECT_EQ(c.ctas, 3u);
+  EXPECT_NE(msg.find("kernel 'counted'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("warp 1 waits at barrier 2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("64 of 96 threads arrived"), std::string::npos) << msg;
 }
 
 }  // namespace

@@ -292,8 +292,9 @@ TEST(WarpOps, VotesWithInactiveLanes) {
       EXPECT_EQ(o[t * 5 + 4], m) << t;
     }
   }
-  EXPECT_EQ(o[33 * 5 + 0], 1u);  // warp 1: all > 5
-  EXPECT_EQ(o[33 * 5 + 2], 1u);  // warp 1: uniform (all odd)
+  EXPECT_EQ(o[34 * 5 + 0], 1u);  // warp 1: all > 5
+  EXPECT_EQ(o[34 * 5 + 2], 1u);  // warp 1: uniform (all odd)
+  EXPECT_EQ(o[34 * 5 + 1], 0u);  // warp 1: none > 50
 }
 
 // Shuffle predicate outputs, clamp/segment operands given as immediates, a
@@ -340,7 +341,9 @@ TEST(WarpOps, ShflPredicateClampAndPartialMemberBallot) {
       const bool pup = static_cast<int>(l) - 3 >= static_cast<int>(l & 0x18);
       EXPECT_EQ(r[2], pup ? (l - 3) * 10 : l * 10) << l;
       EXPECT_EQ(r[3], pup ? 1u : 0u) << l;
-      if (l < 16) EXPECT_EQ(r[4], 0xFC00u) << l;
+      if (l < 16) {
+        EXPECT_EQ(r[4], 0xFC00u) << l;
+      }
     }
   }
 }

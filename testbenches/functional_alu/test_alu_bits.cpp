@@ -97,7 +97,8 @@ TEST(AluBits, PrmtModes) {
   EXPECT_EQ(run(I(Opcode::Prmt, DataType::B32).prmt(4), {a, b, 1}), 0x03020101u);  // ecl
   EXPECT_EQ(run(I(Opcode::Prmt, DataType::B32).prmt(5), {a, b, 2}), 0x02020100u);  // ecr
   EXPECT_EQ(run(I(Opcode::Prmt, DataType::B32).prmt(6), {a, b, 1}), 0x03020302u);  // rc16
-  EXPECT_EQ(run(I(Opcode::Prmt, DataType::B32).prmt(6), {a, b, 6}), 0x03020302u);  // only c[1:0]
+  EXPECT_EQ(run(I(Opcode::Prmt, DataType::B32).prmt(6), {a, b, 5}), 0x03020302u);  // only c[1:0]
+  EXPECT_EQ(run(I(Opcode::Prmt, DataType::B32).prmt(6), {a, b, 2}), 0x01000100u);
 }
 
 TEST(AluBits, Dp4a) {

@@ -88,7 +88,7 @@ TEST(AluFloat, FmaIsFused) {
   EXPECT_EQ(run(I(Opcode::Mad, DataType::F32), {a, a, c}), kHalfUlpOfOne);  // mad.f32 = fma
   EXPECT_EQ(run(I(Opcode::Mul, DataType::F32).rnd(Rounding::Rn), {a, a}), 0x3F801000u);
   // f64: a = b = 1 + 2^-27, c = -(1 + 2^-26) -> 2^-54
-  const uint64_t da = 0x3FF0000020000000ull, dc = 0xBFF0000040000000ull;
+  const uint64_t da = 0x3FF0000002000000ull, dc = 0xBFF0000004000000ull;
   EXPECT_EQ(run(I(Opcode::Fma, DataType::F64).rnd(Rounding::Rn), {da, da, dc}), 0x3C90000000000000ull);
   EXPECT_EQ(run(I(Opcode::Mad, DataType::F64).rnd(Rounding::Rn), {da, da, dc}), 0x3C90000000000000ull);
 }

@@ -169,6 +169,7 @@ struct SeenRequest {
   uint32_t mask = 0;
   int32_t sm = -1;
   int32_t warp = -1;
+  uint64_t id = 0;  // MemExtension::request_id
 };
 
 class FixedLatencyMemory : public sc_core::sc_module, private models::AtTargetPort::Listener {
@@ -228,6 +229,7 @@ class FixedLatencyMemory : public sc_core::sc_module, private models::AtTargetPo
       s.mask = ext->sector_mask;
       s.sm = ext->sm_id;
       s.warp = ext->warp_id;
+      s.id = ext->request_id;
     }
     seen.push_back(s);
     ++outstanding_;

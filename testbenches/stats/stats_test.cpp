@@ -175,7 +175,7 @@ TEST(Stats, FormulasAndAggregates) {
   EXPECT_DOUBLE_EQ(reg.value("gpu.warp_insts", v), 600.0);
   EXPECT_DOUBLE_EQ(reg.value("gpu.ipc", v), 6.0);  // a formula using a formula
   EXPECT_DOUBLE_EQ(reg.value("gpu.l1d.hit_rate", v), 90.0 / 120.0);
-  EXPECT_NEAR(reg.value("gpu.dram.bandwidth_gbps", v), 600.0 * 32 * 7, 1e-9);
+  EXPECT_NEAR(reg.value("gpu.dram.bandwidth_gbps", v), 134.4, 1e-9);  // 19200 B in 100 cycles at 700 MHz
   EXPECT_DOUBLE_EQ(reg.sum("gpu.sm[*].warp_insts", v), 600.0);
   EXPECT_DOUBLE_EQ(reg.evaluate("avg(gpu.sm[*].warp_insts)", v), 200.0);
   EXPECT_DOUBLE_EQ(reg.evaluate("min(gpu.sm[*].ipc)", v), 1.0);
