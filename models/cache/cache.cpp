@@ -42,7 +42,6 @@ CacheStats& Cache::stats() {
   if (now + 1 > accounted) {
     stats_.idle_cycles += now + 1 - accounted;
   }
-  stats_.requests_held = up_.requests_held();
   return stats_;
 }
 
@@ -50,6 +49,7 @@ CacheStats& Cache::stats() {
 
 bool Cache::on_request(unsigned, tlm::tlm_generic_payload& trans) {
   if (requests_.size() >= p_.request_queue) {
+    ++stats_.requests_held;
     return false;  // END_REQ waits until the lookup stage drains the queue
   }
   const uint64_t ready = clock().registration_cycle_now();

@@ -96,7 +96,9 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   const CacheParams& params() const { return p_; }
   const TagArray& tags() const { return tags_; }
   const MshrTable& mshrs() const { return mshrs_; }
-  // Counters; busy/idle cycles are brought up to date by stats().
+  // Live counters (stable addresses for a statistics registry); only
+  // busy_cycles/idle_cycles depend on the current time and are brought up to
+  // date by each call.
   CacheStats& stats();
   // Lookup helper for tests and tools: the line holding addr, or nullptr.
   const CacheLine* probe(uint64_t addr) { return tags_.find(tags_.line_of(addr)); }

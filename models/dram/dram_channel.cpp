@@ -29,7 +29,6 @@ DramStats& DramChannel::stats() {
   if (now + 1 > busy_cycles() + idle_cycles()) {
     stats_.idle_cycles += now + 1 - busy_cycles() - idle_cycles();
   }
-  stats_.requests_held = up_.requests_held();
   return stats_;
 }
 
@@ -51,6 +50,7 @@ void DramChannel::enqueue(tlm::tlm_generic_payload& trans, uint64_t ready) {
 
 bool DramChannel::on_request(unsigned, tlm::tlm_generic_payload& trans) {
   if (queue_.size() >= p_.queue_size) {
+    ++stats_.requests_held;
     return false;
   }
   enqueue(trans, clock().registration_cycle_now());

@@ -54,6 +54,7 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
 
   const DramParams& params() const { return p_; }
   const DramAddressMap& address_map() const { return map_; }
+  // Live counters; busy_cycles/idle_cycles are brought up to date by each call.
   DramStats& stats();
   std::size_t queued() const { return queue_.size(); }
 

@@ -26,8 +26,8 @@ const XbarParams& checked(const XbarParams& request, const XbarParams& reply, co
 Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& request, const XbarParams& reply,
                    AddressMap map)
     : ClockedModule(name, checked(request, reply, name).clock_period),
-      req_(request),
-      rep_(reply),
+      req_(request, stats_.request),
+      rep_(reply, stats_.reply),
       map_(std::move(map)) {
   if (!map_) {
     throw Error(ErrorKind::Config, std::string("crossbar '") + basename() + "': no address map");
@@ -46,8 +46,6 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& reques
     : Crossbar(name, request, request.reversed(), std::move(map)) {}
 
 CrossbarStats& Crossbar::stats() {
-  stats_.request = req_.stats;
-  stats_.reply = rep_.stats;
   stats_.busy_cycles = busy_cycles();
   stats_.idle_cycles = idle_cycles();
   const uint64_t now = clock().now();
@@ -94,7 +92,7 @@ bool Crossbar::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
   if (admit_request(port, trans, clock().registration_cycle_now())) {
     return true;
   }
-  ++req_.stats.input_stalls;
+  ++stats_.request.input_stalls;
   return false;
 }
 
@@ -102,7 +100,7 @@ bool Crossbar::on_response(unsigned port, tlm::tlm_generic_payload& trans) {
   if (admit_reply(port, trans, clock().registration_cycle_now())) {
     return true;
   }
-  ++rep_.stats.input_stalls;
+  ++stats_.reply.input_stalls;
   return false;
 }
 

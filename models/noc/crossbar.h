@@ -54,6 +54,7 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
 
   const XbarSwitch& request_network() const { return req_; }
   const XbarSwitch& reply_network() const { return rep_; }
+  // Live counters; busy_cycles/idle_cycles are brought up to date by each call.
   CrossbarStats& stats();
 
  private:
@@ -65,12 +66,12 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
   bool admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready);
   bool admit_reply(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready);
 
+  CrossbarStats stats_;  // before the switches, which count into it
   XbarSwitch req_;
   XbarSwitch rep_;
   AddressMap map_;
   std::vector<std::unique_ptr<AtTargetPort>> up_;
   std::vector<std::unique_ptr<AtInitiatorPort>> down_;
-  CrossbarStats stats_;
 };
 
 }  // namespace simtlm::models

@@ -5,8 +5,9 @@
 
 namespace simtlm::models {
 
-XbarSwitch::XbarSwitch(const XbarParams& params)
+XbarSwitch::XbarSwitch(const XbarParams& params, XbarDirectionStats& stats)
     : p_(params),
+      stats_(&stats),
       in_q_(params.ports_in),
       out_q_(params.ports_out),
       in_used_(params.ports_in, 0),
@@ -48,8 +49,8 @@ void XbarSwitch::arbitrate(uint64_t c) {
       out_busy_until_[o] = c + s;
       rr_[o] = i;
       granted_at_[i] = c;
-      ++stats.packets;
-      stats.flits += head.flits;
+      ++stats_->packets;
+      stats_->flits += head.flits;
       in_q_[i].pop_front();
       out_q_[o].push_back(out);
       break;
@@ -65,9 +66,9 @@ void XbarSwitch::arbitrate(uint64_t c) {
       continue;
     }
     if (out_busy_until_[head.dst] > c && granted_at_[rr_[head.dst]] == c) {
-      ++stats.arb_conflicts;  // another input won this output this cycle
+      ++stats_->arb_conflicts;  // another input won this output this cycle
     } else {
-      ++stats.output_stalls;
+      ++stats_->output_stalls;
     }
   }
 }

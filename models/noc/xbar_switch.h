@@ -41,7 +41,8 @@ struct XbarDirectionStats {
 
 class XbarSwitch {
  public:
-  explicit XbarSwitch(const XbarParams& params);
+  // Counters go to `stats` (owned by the module, so their addresses are stable).
+  XbarSwitch(const XbarParams& params, XbarDirectionStats& stats);
 
   const XbarParams& params() const { return p_; }
   bool can_accept(unsigned in, uint32_t flits) const {
@@ -63,11 +64,12 @@ class XbarSwitch {
   // UINT64_MAX. Packets blocked by a full output buffer count as the next cycle.
   uint64_t next_grant_cycle(uint64_t cycle) const;
   bool empty() const;
-
-  XbarDirectionStats stats;
+  const XbarDirectionStats& stats() const { return *stats_; }
+  XbarDirectionStats& stats() { return *stats_; }
 
  private:
   XbarParams p_;
+  XbarDirectionStats* stats_;
   std::vector<std::deque<XbarPacket>> in_q_;
   std::vector<std::deque<XbarPacket>> out_q_;
   std::vector<uint32_t> in_used_;

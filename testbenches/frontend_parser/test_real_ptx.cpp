@@ -163,3 +163,38 @@ TEST(RealPtx, RoundTripRdc) { round_trip(ptx_samples::kRdcKernels, "k2.ptx"); }
 TEST(RealPtx, RoundTripFastMath) { round_trip(ptx_samples::kFastMath, "k4.ptx"); }
 TEST(RealPtx, RoundTripInitializers) { round_trip(ptx_samples::kInitializers, "k5.ptx"); }
 TEST(RealPtx, RoundTripDebug) { round_trip(ptx_samples::kDebugSwitch, "k3g.ptx"); }
+
+TEST(RealPtx, WorkloadsSm80) {
+  auto m = parse(ptx_samples::kWorkloadsSm80, "w80.ptx");
+  EXPECT_EQ(m->target, "sm_80");
+  EXPECT_GE(m->functions.size(), 10u);
+  size_t redux = 0;
+  for (const auto& f : m->functions)
+    for (const auto& i : f.insts) redux += i.op == Opcode::Extension;
+  EXPECT_GT(redux, 0u);
+  const Function* scan = m->find_kernel("_Z4scanPii");
+  ASSERT_NE(scan, nullptr);
+  bool dynamic_shared = false;
+  for (const Variable& v : m->vars) dynamic_shared = dynamic_shared || (v.is_extern && v.space == StateSpace::Shared);
+  EXPECT_TRUE(dynamic_shared);
+}
+
+TEST(RealPtx, RoundTripWorkloadsSm80) { round_trip(ptx_samples::kWorkloadsSm80, "w80.ptx"); }
+
+TEST(RealPtx, RejectedSamplesGiveOneClearError) {
+  std::string indirect;
+  try {
+    parse(ptx_samples::kIndirectCalls, "k6.ptx");
+  } catch (const Error& e) {
+    indirect = e.what();
+  }
+  EXPECT_NE(indirect.find("k6.ptx:"), std::string::npos) << indirect;
+  EXPECT_NE(indirect.find("indirect calls are not supported"), std::string::npos) << indirect;
+  std::string ext;
+  try {
+    parse(ptx_samples::kExternCall, "k2e.ptx");
+  } catch (const Error& e) {
+    ext = e.what();
+  }
+  EXPECT_NE(ext.find("declared but not defined"), std::string::npos) << ext;
+}
