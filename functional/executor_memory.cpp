@@ -61,146 +61,169 @@ inline void write_le(uint8_t* p, uint64_t v, unsigned bytes) {
 
 inline uint64_t low_mask(unsigned bytes) { return bytes >= 8 ? ~0ull : ((1ull << (bytes * 8)) - 1); }
 
-// Per-space address translation. Each returns the host pointer of
-// [off, off + bytes) or nullptr when it is out of bounds; `detail` explains
-// the bound for the fault report.
-struct GlobalSpace {
-  GlobalMemory& mem;
-  uint8_t* at(uint64_t a, unsigned bytes, unsigned) const { return mem.translate(a, bytes); }
-  std::string detail() const { return "no allocation holds it"; }
-};
-struct SharedSpace {
-  uint8_t* base;
-  uint64_t size;
-  uint8_t* at(uint64_t a, unsigned bytes, unsigned) const {
-    return a <= size && bytes <= size - a ? base + a : nullptr;
-  }
-  std::string detail() const { return "the CTA has " + std::to_string(size) + " bytes of shared memory"; }
-};
-struct LocalSpace {
-  Cta& cta;
-  uint32_t first_thread;
-  uint64_t size;
-  uint8_t* at(uint64_t a, unsigned bytes, unsigned lane) const {
-    return a <= size && bytes <= size - a ? cta.local(first_thread + lane) + a : nullptr;
-  }
-  std::string detail() const { return "the thread's local frame is " + std::to_string(size) + " bytes"; }
-};
-struct ParamSpace {
-  const std::vector<uint8_t>& params;
-  uint8_t* at(uint64_t a, unsigned bytes, unsigned) const {
-    return a <= params.size() && bytes <= params.size() - a ? const_cast<uint8_t*>(params.data()) + a
-                                                            : nullptr;
-  }
-  std::string detail() const { return "the parameter buffer is " + std::to_string(params.size()) + " bytes"; }
+// Where the lanes' bytes are on the host. Affine: lane l's bytes start at
+// base + l * stride + (address - abase) (one allocation/buffer holds all
+// lanes; stride is the local-frame size for local memory, else 0).
+// Otherwise warp.host_pointers()[l].
+struct Resolved {
+  bool affine = true;
+  uint8_t* base = nullptr;
+  uint64_t abase = 0;
+  uint64_t stride = 0;
 };
 
-// Computes every executing lane's address, checks alignment and bounds in
-// `space` and stores the lane's host pointer. Throws on the first bad lane
-// (in lane order) before anything is accessed.
-template <class Space>
-void resolve_in(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
-                unsigned bytes, Access kind, const Space& space) {
-  uint64_t* addrs = warp.addresses();
+// Bounded buffer: [0, size) of `base` (shared memory, one local frame, params).
+[[noreturn]] void fault_bounds(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx,
+                               uint64_t exec, unsigned bytes, Access kind, uint64_t size,
+                               const std::string& detail) {
+  const uint64_t* addrs = warp.addresses();
+  for (uint64_t m = exec; m; m &= m - 1) {
+    const unsigned l = first_lane(m);
+    const uint64_t a = addrs[l];
+    if (a > size || bytes > size - a) fault("out-of-bounds", kind, d.space, a, bytes, detail, ctx, cta, warp, d, l);
+  }
+  throw Error(ErrorKind::Internal, "fault_bounds without a faulting lane");
+}
+
+// Generic addresses: classify every lane by window, pointer per lane.
+void resolve_generic(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
+                     unsigned bytes, Access kind) {
+  const uint64_t* addrs = warp.addresses();
   uint8_t** hp = warp.host_pointers();
+  ExecRecord& rec = warp.record();
+  GlobalMemory& mem = ctx.memory();
+  const uint64_t shared_size = cta.shared_size(), local_size = cta.local_size();
+  for (uint64_t m = exec; m; m &= m - 1) {
+    const unsigned l = first_lane(m);
+    const uint64_t a = addrs[l];
+    uint8_t* p = nullptr;
+    if (in_window(a, kSharedWindowBase)) {
+      rec.shared_lanes |= 1ull << l;
+      const uint64_t off = a - kSharedWindowBase;
+      if (off > shared_size || bytes > shared_size - off) {
+        fault("out-of-bounds", kind, StateSpace::Shared, a, bytes,
+              "the CTA's shared memory is " + std::to_string(shared_size) + " bytes", ctx, cta, warp, d, l);
+      }
+      p = cta.shared() + off;
+    } else if (in_window(a, kLocalWindowBase)) {
+      rec.local_lanes |= 1ull << l;
+      const uint64_t off = a - kLocalWindowBase;
+      if (off > local_size || bytes > local_size - off) {
+        fault("out-of-bounds", kind, StateSpace::Local, a, bytes,
+              "the thread's local frame is " + std::to_string(local_size) + " bytes", ctx, cta, warp, d, l);
+      }
+      p = cta.local(warp.first_thread() + l) + off;
+    } else {
+      p = mem.translate(a, bytes);
+      if (!p) fault("out-of-bounds", kind, StateSpace::Global, a, bytes, "no allocation holds it", ctx, cta, warp, d, l);
+    }
+    hp[l] = p;
+  }
+}
+
+// Computes every executing lane's address (recorded in the warp's record),
+// checks alignment and bounds, and says where the bytes are. Throws on the
+// first bad lane (in lane order) before anything is accessed.
+Resolved resolve(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
+                 unsigned bytes, Access kind) {
+  ExecRecord& rec = warp.record();
+  uint64_t* addrs = warp.addresses();
+  rec.space = d.space;
+  rec.access_bytes = bytes;
+  rec.addresses = addrs;
+
+  // Addresses, their range and alignment in one pass.
   const uint64_t align_mask = bytes - 1;  // access sizes are powers of two
   const uint64_t disp = d.addr.disp;
+  uint64_t lo = ~0ull, hi = 0, misaligned = 0;
   if (d.addr.has_reg) {
     const uint64_t* base = warp.regs() + d.addr.reg_off;
     for (uint64_t m = exec; m; m &= m - 1) {
       const unsigned l = first_lane(m);
       const uint64_t a = base[l] + disp;
       addrs[l] = a;
-      uint8_t* p = space.at(a, bytes, l);
-      if ((a & align_mask) || !p) {
-        if (a & align_mask) fault("misaligned", kind, d.space, a, bytes, "", ctx, cta, warp, d, l);
-        fault("out-of-bounds", kind, d.space, a, bytes, space.detail(), ctx, cta, warp, d, l);
-      }
-      hp[l] = p;
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+      misaligned |= a;
     }
   } else {
-    // Uniform address (symbol or absolute): check once.
-    const unsigned first = first_lane(exec);
-    uint8_t* p0 = space.at(disp, bytes, first);
+    for (uint64_t m = exec; m; m &= m - 1) addrs[first_lane(m)] = disp;
+    lo = hi = misaligned = disp;
+  }
+  if (misaligned & align_mask) {
     for (uint64_t m = exec; m; m &= m - 1) {
       const unsigned l = first_lane(m);
-      addrs[l] = disp;
-      uint8_t* p = l == first ? p0 : space.at(disp, bytes, l);
-      if ((disp & align_mask) || !p) {
-        if (disp & align_mask) fault("misaligned", kind, d.space, disp, bytes, "", ctx, cta, warp, d, l);
-        fault("out-of-bounds", kind, d.space, disp, bytes, space.detail(), ctx, cta, warp, d, l);
-      }
-      hp[l] = p;
+      if (addrs[l] & align_mask) fault("misaligned", kind, d.space, addrs[l], bytes, "", ctx, cta, warp, d, l);
     }
   }
-}
 
-// Generic addresses: classify every lane by window.
-void resolve_generic(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
-                     unsigned bytes, Access kind) {
-  uint64_t* addrs = warp.addresses();
-  uint8_t** hp = warp.host_pointers();
-  ExecRecord& rec = warp.record();
-  const uint64_t* base = d.addr.has_reg ? warp.regs() + d.addr.reg_off : nullptr;
-  const uint64_t align_mask = bytes - 1;
-  const GlobalSpace global{ctx.memory()};
-  const SharedSpace shared{cta.shared(), cta.shared_size()};
-  const LocalSpace local{cta, warp.first_thread(), cta.local_size()};
-  for (uint64_t m = exec; m; m &= m - 1) {
-    const unsigned l = first_lane(m);
-    const uint64_t a = base ? base[l] + d.addr.disp : d.addr.disp;
-    addrs[l] = a;
-    if (a & align_mask) fault("misaligned", kind, d.space, a, bytes, "", ctx, cta, warp, d, l);
-    uint8_t* p;
-    if (in_window(a, kSharedWindowBase)) {
-      rec.shared_lanes |= 1ull << l;
-      p = shared.at(a - kSharedWindowBase, bytes, l);
-      if (!p) fault("out-of-bounds", kind, StateSpace::Shared, a, bytes, shared.detail(), ctx, cta, warp, d, l);
-    } else if (in_window(a, kLocalWindowBase)) {
-      rec.local_lanes |= 1ull << l;
-      p = local.at(a - kLocalWindowBase, bytes, l);
-      if (!p) fault("out-of-bounds", kind, StateSpace::Local, a, bytes, local.detail(), ctx, cta, warp, d, l);
-    } else {
-      p = global.at(a, bytes, l);
-      if (!p) fault("out-of-bounds", kind, StateSpace::Global, a, bytes, global.detail(), ctx, cta, warp, d, l);
-    }
-    hp[l] = p;
-  }
-}
-
-void resolve(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
-             unsigned bytes, Access kind) {
-  ExecRecord& rec = warp.record();
-  rec.space = d.space;
-  rec.access_bytes = bytes;
-  rec.addresses = warp.addresses();
+  Resolved r;
   switch (d.space) {
     case StateSpace::Global:
-    case StateSpace::Const:
-      resolve_in(d, warp, cta, ctx, exec, bytes, kind, GlobalSpace{ctx.memory()});
-      return;
-    case StateSpace::Shared:
-      resolve_in(d, warp, cta, ctx, exec, bytes, kind, SharedSpace{cta.shared(), cta.shared_size()});
-      return;
-    case StateSpace::Local:
-      resolve_in(d, warp, cta, ctx, exec, bytes, kind, LocalSpace{cta, warp.first_thread(), cta.local_size()});
-      return;
-    case StateSpace::Param:
+    case StateSpace::Const: {
+      GlobalMemory& mem = ctx.memory();
+      if (hi - lo < (1ull << 32)) {
+        if (uint8_t* p = mem.translate(lo, hi - lo + bytes)) {  // one allocation holds every lane
+          r.base = p;
+          r.abase = lo;
+          return r;
+        }
+      }
+      r.affine = false;
+      uint8_t** hp = warp.host_pointers();
+      for (uint64_t m = exec; m; m &= m - 1) {
+        const unsigned l = first_lane(m);
+        uint8_t* p = mem.translate(addrs[l], bytes);
+        if (!p) fault("out-of-bounds", kind, d.space, addrs[l], bytes, "no allocation holds it", ctx, cta, warp, d, l);
+        hp[l] = p;
+      }
+      return r;
+    }
+    case StateSpace::Shared: {
+      const uint64_t size = cta.shared_size();
+      if (hi > size || bytes > size - hi) {
+        fault_bounds(d, warp, cta, ctx, exec, bytes, kind, size,
+                     "the CTA's shared memory is " + std::to_string(size) + " bytes");
+      }
+      r.base = cta.shared();
+      return r;
+    }
+    case StateSpace::Local: {
+      const uint64_t size = cta.local_size();
+      if (hi > size || bytes > size - hi) {
+        fault_bounds(d, warp, cta, ctx, exec, bytes, kind, size,
+                     "the thread's local frame is " + std::to_string(size) + " bytes");
+      }
+      r.base = cta.local(warp.first_thread());
+      r.stride = size;
+      return r;
+    }
+    case StateSpace::Param: {
+      const auto& params = ctx.params();
       if (kind != Access::Load) {
         const unsigned l = first_lane(exec);
-        fault("forbidden", kind, d.space, d.addr.has_reg ? warp.regs()[d.addr.reg_off + l] + d.addr.disp : d.addr.disp,
-              bytes, "kernel parameters are read-only", ctx, cta, warp, d, l);
+        fault("forbidden", kind, d.space, addrs[l], bytes, "kernel parameters are read-only", ctx, cta, warp, d, l);
       }
-      resolve_in(d, warp, cta, ctx, exec, bytes, kind, ParamSpace{ctx.params()});
-      return;
+      if (hi > params.size() || bytes > params.size() - hi) {
+        fault_bounds(d, warp, cta, ctx, exec, bytes, kind, params.size(),
+                     "the parameter buffer is " + std::to_string(params.size()) + " bytes");
+      }
+      r.base = const_cast<uint8_t*>(params.data());
+      return r;
+    }
     case StateSpace::Generic:
       resolve_generic(d, warp, cta, ctx, exec, bytes, kind);
-      return;
+      r.affine = false;
+      return r;
     default: {
       const unsigned l = first_lane(exec);
-      fault("unsupported", kind, d.space, d.addr.disp, bytes, "state space not addressable", ctx, cta, warp, d, l);
+      fault("unsupported", kind, d.space, addrs[l], bytes, "state space not addressable", ctx, cta, warp, d, l);
     }
   }
+}
+
+inline uint8_t* host(const Resolved& r, uint8_t* const* hp, const uint64_t* addrs, unsigned l) {
+  return r.affine ? r.base + l * r.stride + (addrs[l] - r.abase) : hp[l];
 }
 
 inline uint64_t sign_extend(uint64_t v, unsigned from_bytes) {
@@ -287,37 +310,118 @@ uint64_t atomic_apply(ir::AtomOp op, ir::DataType t, uint64_t old, uint64_t b, u
 
 }  // namespace
 
-template <unsigned E>
-void load_elements(const DecodedInst& d, Warp& warp, uint64_t exec) {
-  uint8_t** hp = warp.host_pointers();
+template <unsigned E, bool Affine>
+void load_elements(const DecodedInst& d, Warp& warp, uint64_t exec, const Resolved& r) {
+  uint8_t* const* hp = warp.host_pointers();
+  const uint64_t* addrs = warp.addresses();
   uint64_t* regs = warp.regs();
   for (unsigned i = 0; i < d.vec; ++i) {
     if (d.dst[i] == kNoDst) continue;
     uint64_t* out = regs + d.dst[i];
     const unsigned rbytes = d.dst_bytes[i] ? d.dst_bytes[i] : E;
+    auto at = [&](unsigned l) -> const uint8_t* {
+      return (Affine ? r.base + l * r.stride + (addrs[l] - r.abase) : hp[l]) + i * E;
+    };
     if (d.sign_extend && rbytes > E) {
       const uint64_t rmask = low_mask(rbytes);
       for (uint64_t m = exec; m; m &= m - 1) {
         const unsigned l = first_lane(m);
-        out[l] = sign_extend(read_le(hp[l] + i * E, E), E) & rmask;
+        out[l] = sign_extend(read_le(at(l), E), E) & rmask;
       }
     } else {
       for (uint64_t m = exec; m; m &= m - 1) {
         const unsigned l = first_lane(m);
-        out[l] = read_le(hp[l] + i * E, E);
+        out[l] = read_le(at(l), E);
       }
     }
   }
 }
 
+template <unsigned E>
+void load_as(const DecodedInst& d, Warp& warp, uint64_t exec, const Resolved& r) {
+  if (r.affine) {
+    load_elements<E, true>(d, warp, exec, r);
+  } else {
+    load_elements<E, false>(d, warp, exec, r);
+  }
+}
+
+// Fused fast path for the most frequent loads: scalar, register address, in
+// shared/local/param memory, no sign extension. One pass per lane: address,
+// bounds/alignment check, read, write. A bad lane is reported directly (the
+// lanes before it were good), so a destination that is also the address
+// register cannot confuse the report.
+template <unsigned E>
+void load_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
+                      uint8_t* hbase, uint64_t size, uint64_t stride, const char* what) {
+  ExecRecord& rec = warp.record();
+  uint64_t* addrs = warp.addresses();
+  rec.space = d.space;
+  rec.access_bytes = E;
+  rec.addresses = addrs;
+  const uint64_t* base = warp.regs() + d.addr.reg_off;
+  uint64_t* out = d.dst[0] == kNoDst ? warp.scratch(kTempSlot) : warp.regs() + d.dst[0];
+  const uint64_t disp = d.addr.disp;
+  const uint64_t limit = size >= E ? size - E : 0;
+  const bool empty = size < E;
+  auto bad = [&](unsigned l, uint64_t a) {
+    if (a & (E - 1)) fault("misaligned", Access::Load, d.space, a, E, "", ctx, cta, warp, d, l);
+    fault("out-of-bounds", Access::Load, d.space, a, E, what + std::to_string(size) + " bytes", ctx, cta,
+          warp, d, l);
+  };
+  const unsigned w = warp.width();
+  if (exec == (w >= 64 ? ~0ull : (1ull << w) - 1)) {
+    for (unsigned l = 0; l < w; ++l) {
+      const uint64_t a = base[l] + disp;
+      addrs[l] = a;
+      if (a > limit || (a & (E - 1)) || empty) bad(l, a);
+      out[l] = read_le(hbase + l * stride + a, E);
+    }
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) {
+      const unsigned l = first_lane(m);
+      const uint64_t a = base[l] + disp;
+      addrs[l] = a;
+      if (a > limit || (a & (E - 1)) || empty) bad(l, a);
+      out[l] = read_le(hbase + l * stride + a, E);
+    }
+  }
+}
+
+template <unsigned E>
+void load_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec) {
+  switch (d.space) {
+    case StateSpace::Shared:
+      load_buffer_fast<E>(d, warp, cta, ctx, exec, cta.shared(), cta.shared_size(), 0,
+                          "the CTA's shared memory is ");
+      return;
+    case StateSpace::Local:
+      load_buffer_fast<E>(d, warp, cta, ctx, exec, cta.local(warp.first_thread()), cta.local_size(),
+                          cta.local_size(), "the thread's local frame is ");
+      return;
+    default:
+      load_buffer_fast<E>(d, warp, cta, ctx, exec, const_cast<uint8_t*>(ctx.params().data()),
+                          ctx.params().size(), 0, "the parameter buffer is ");
+      return;
+  }
+}
+
 void exec_load(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec) {
   const unsigned elem = d.elem_bytes;
-  resolve(d, warp, cta, ctx, exec, elem * d.vec, Access::Load);
+  if (d.fast_load) {
+    switch (elem) {
+      case 1: load_fast<1>(d, warp, cta, ctx, exec); return;
+      case 2: load_fast<2>(d, warp, cta, ctx, exec); return;
+      case 4: load_fast<4>(d, warp, cta, ctx, exec); return;
+      default: load_fast<8>(d, warp, cta, ctx, exec); return;
+    }
+  }
+  const Resolved r = resolve(d, warp, cta, ctx, exec, elem * d.vec, Access::Load);
   switch (elem) {
-    case 1: load_elements<1>(d, warp, exec); break;
-    case 2: load_elements<2>(d, warp, exec); break;
-    case 4: load_elements<4>(d, warp, exec); break;
-    default: load_elements<8>(d, warp, exec); break;
+    case 1: load_as<1>(d, warp, exec, r); break;
+    case 2: load_as<2>(d, warp, exec, r); break;
+    case 4: load_as<4>(d, warp, exec, r); break;
+    default: load_as<8>(d, warp, exec, r); break;
   }
 }
 
@@ -325,11 +429,13 @@ void exec_store(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext&
   const unsigned elem = d.elem_bytes;
   const uint64_t* src[4] = {nullptr, nullptr, nullptr, nullptr};
   for (unsigned i = 0; i < d.vec; ++i) src[i] = src_lanes(d.src[i], i, warp, cta, ctx);
-  resolve(d, warp, cta, ctx, exec, elem * d.vec, Access::Store);
-  uint8_t** hp = warp.host_pointers();
+  const Resolved r = resolve(d, warp, cta, ctx, exec, elem * d.vec, Access::Store);
+  uint8_t* const* hp = warp.host_pointers();
+  const uint64_t* addrs = warp.addresses();
   for (uint64_t m = exec; m; m &= m - 1) {
     const unsigned l = first_lane(m);
-    for (unsigned i = 0; i < d.vec; ++i) write_le(hp[l] + i * elem, src[i][l], elem);
+    uint8_t* p = host(r, hp, addrs, l);
+    for (unsigned i = 0; i < d.vec; ++i) write_le(p + i * elem, src[i][l], elem);
   }
 }
 
@@ -337,17 +443,20 @@ void exec_atomic(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext
   const unsigned elem = d.elem_bytes;
   const uint64_t* b = src_lanes(d.src[0], 0, warp, cta, ctx);
   const uint64_t* c = d.num_src > 1 ? src_lanes(d.src[1], 1, warp, cta, ctx) : b;
-  resolve(d, warp, cta, ctx, exec, elem, Access::Atomic);
-  uint8_t** hp = warp.host_pointers();
+  const Resolved r = resolve(d, warp, cta, ctx, exec, elem, Access::Atomic);
+  uint8_t* const* hp = warp.host_pointers();
+  const uint64_t* addrs = warp.addresses();
   uint64_t* out = d.dst[0] == kNoDst ? nullptr : warp.regs() + d.dst[0];
   const ir::AtomOp op = d.inst->atom;
   const ir::DataType t = d.inst->type;
-  // Read operands first: the destination may alias b or c in later lanes' view.
+  // Lane order; results written after all lanes read their operands (the
+  // destination may be the register of b or c).
   uint64_t* old_values = warp.scratch(kTempSlot);
   for (uint64_t m = exec; m; m &= m - 1) {
     const unsigned l = first_lane(m);
-    const uint64_t old = read_le(hp[l], elem);
-    write_le(hp[l], atomic_apply(op, t, old, b[l], c[l]), elem);
+    uint8_t* p = host(r, hp, addrs, l);
+    const uint64_t old = read_le(p, elem);
+    write_le(p, atomic_apply(op, t, old, b[l], c[l]), elem);
     old_values[l] = old;
   }
   if (out) {

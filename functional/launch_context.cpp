@@ -274,6 +274,10 @@ DecodedInst LaunchContext::decode_one(const ir::Instruction& inst) {
       }
       d.num_dst = d.vec;
       d.addr = make_addr(ops[1], inst, d.space);
+      d.fast_load = d.vec == 1 && d.addr.has_reg &&
+                    (d.space == StateSpace::Shared || d.space == StateSpace::Local ||
+                     d.space == StateSpace::Param) &&
+                    !(d.sign_extend && d.dst_bytes[0] > d.elem_bytes);
       return d;
     }
     case Opcode::St: {

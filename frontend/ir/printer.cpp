@@ -417,6 +417,20 @@ std::string param_decl(const Names& n, const Variable& v, uint32_t index) {
   return s;
 }
 
+// Length of the run of registers starting at `r` named <base>0, <base>1, ...
+// with the same type (1 if there is none).
+size_t register_run(const Function& f, const Names& n, size_t r) {
+  const std::string& first = n.regs[r];
+  if (first.empty() || first.back() != '0') return 1;
+  const std::string base = first.substr(0, first.size() - 1);
+  if (base.empty() || (base.back() >= '0' && base.back() <= '9')) return 1;
+  size_t k = 1;
+  while (r + k < f.regs.size() && f.regs[r + k].type == f.regs[r].type && f.regs[r + k].vec == f.regs[r].vec &&
+         n.regs[r + k] == base + std::to_string(k))
+    ++k;
+  return k;
+}
+
 // Builds uniquified register/variable names and label names for `f`.
 void build_names(Names& n) {
   const Function& f = n.f;
@@ -563,10 +577,20 @@ std::string print_function(const Module& m, const Function& f) {
   if (f.minnctapersm) s += ".minnctapersm " + std::to_string(f.minnctapersm) + "\n";
   if (f.maxnreg) s += ".maxnreg " + std::to_string(f.maxnreg) + "\n";
   s += "{\n";
-  for (size_t r = 0; r < f.regs.size(); ++r) {
+  for (size_t r = 0; r < f.regs.size();) {
     s += "\t.reg ";
     if (f.regs[r].vec > 1) s += ".v" + std::to_string(f.regs[r].vec) + " ";
-    s += dot(type_name(f.regs[r].type)) + " " + n.regs[r] + ";\n";
+    s += dot(type_name(f.regs[r].type)) + " ";
+    // `%r0, %r1, ... %rN-1` declared together print as `%r<N>`.
+    size_t run = register_run(f, n, r);
+    if (run > 1) {
+      const std::string& name = n.regs[r];
+      s += name.substr(0, name.size() - 1) + "<" + std::to_string(run) + ">;\n";
+      r += run;
+    } else {
+      s += n.regs[r] + ";\n";
+      ++r;
+    }
   }
   for (uint32_t v : f.locals) s += "\t" + var_decl(n, m.vars[v], v, false) + ";\n";
   std::unordered_map<uint32_t, std::vector<std::string>> labels_at;

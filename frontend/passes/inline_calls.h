@@ -25,9 +25,10 @@
 // the module (themselves inlined) but no kernel references them any more.
 //
 // Errors (simtlm::Error(Ptx), "file:line:column: error: ..."): recursion
-// reachable from a kernel (naming the call chain), calls to functions without
-// a body (e.g. vprintf), indirect calls, argument count mismatches. Functions
-// no kernel can reach are left untouched when they cannot be inlined.
+// reachable from a kernel (naming the call chain from the kernel), indirect
+// calls, argument count mismatches (the parser already rejects calls to
+// functions without a body, such as vprintf). Functions no kernel can reach
+// are left untouched when they cannot be inlined.
 #pragma once
 
 #include "frontend/ir/module.h"

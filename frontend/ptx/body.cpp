@@ -34,9 +34,8 @@ void Parser::bind(const std::string& name, Binding b, uint32_t tok) {
 
 // ---------------------------------------------------------------- bodies
 
-void Parser::parse_body(Function& f) {
+void Parser::parse_body() {
   const Token& open = expect('{', "to open the function body");
-  (void)f;
   int depth = 0;
   for (;;) {
     const Token& t = peek();
@@ -273,23 +272,24 @@ void Parser::parse_instruction() {
       start = dot + 1;
     }
   }
+  // Identify the instruction before its operands, so that unsupported
+  // instructions with unusual operand syntax are reported as such.
+  size_t consumed = 0;
+  int ext_id = ext_.match(all, consumed);
+  const OpcodeEntry* e = ext_id >= 0 ? nullptr : find_opcode(all[0]);
+  if (ext_id < 0 && !e) fail(op, "unknown instruction '" + std::string(all[0]) + "'");
   parse_raw_operands(c.raw);
   const Token& semi = peek();
   if (!semi.is(';')) fail(semi, "expected ';' at the end of the instruction");
   advance();
 
-  size_t consumed = 0;
-  int ext_id = ext_.match(all, consumed);
+  c.mnemonic = all[0];
   if (ext_id >= 0) {
-    c.mnemonic = all[0];
     c.comps.assign(all.begin() + static_cast<std::ptrdiff_t>(consumed), all.end());
     inst.op = Opcode::Extension;
     inst.ext_id = static_cast<uint16_t>(ext_id);
-    decode_extension(c, ext_id, consumed);
+    decode_extension(c, ext_id);
   } else {
-    const OpcodeEntry* e = find_opcode(all[0]);
-    if (!e) fail(op, "unknown instruction '" + std::string(all[0]) + "'");
-    c.mnemonic = all[0];
     c.comps.assign(all.begin() + 1, all.end());
     inst.op = e->op;
     e->decode(c);

@@ -226,9 +226,7 @@ void Parser::parse_initializer(Variable& v, const std::vector<uint64_t>& dims, u
       int64_t addend = 0;
       if (peek().is('+') || peek().is('-')) {
         bool neg = advance().is('-');
-        const Token& nt = peek();
         uint64_t n = expect_uint("as address offset", uint64_t{1} << 40);
-        (void)nt;
         addend = neg ? -static_cast<int64_t>(n) : static_cast<int64_t>(n);
       }
       const Binding* b = lookup(target);

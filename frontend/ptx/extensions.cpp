@@ -86,6 +86,25 @@ ExtensionRegistry::ExtensionRegistry() {
   a.kinds = kExtReg | kExtImm;
   redux.operands = {d, a, mask};
   add(std::move(redux));
+
+  ExtensionDef bmsk;
+  bmsk.mnemonic = "bmsk";
+  bmsk.description = "bit-field mask: b bits starting at bit position a";
+  bmsk.max_types = 1;
+  bmsk.type_required = true;
+  bmsk.modifier_groups = {{{"clamp", "wrap"}, true}};
+  bmsk.parse_modifier = [](std::string_view m, ir::Instruction& inst, std::string&) {
+    inst.shift_clamp = m == "clamp";
+    return m == "clamp" || m == "wrap";
+  };
+  bmsk.validate = [](const ir::Instruction& inst, std::string& err) {
+    if (inst.type != ir::DataType::B32) err = "bmsk supports only .b32";
+  };
+  ExtOperand u32;
+  u32.kinds = kExtReg | kExtImm;
+  u32.type = ir::DataType::U32;
+  bmsk.operands = {d, u32, u32};
+  add(std::move(bmsk));
 }
 
 ExtensionRegistry& ExtensionRegistry::global() {

@@ -68,6 +68,15 @@ struct ExtensionDef {
   unsigned max_types = 1;            // how many type modifiers are accepted
   bool type_required = false;        // at least one type modifier must be given
   bool allow_guard = true;           // `@p` guard allowed
+  // Groups of mutually exclusive modifiers (without the dot), e.g.
+  // {{"clamp", "wrap"}, true}: at most one of each group may appear, and
+  // exactly one if `required`. Listed modifiers are accepted; parse_modifier
+  // (if set) is still called for them to record their meaning.
+  struct ModifierGroup {
+    std::vector<std::string> names;
+    bool required = false;
+  };
+  std::vector<ModifierGroup> modifier_groups;
   // Custom modifier parsing: return true if `modifier` (without the dot) was
   // consumed; set `error` and return false to reject with a specific message.
   std::function<bool(std::string_view modifier, ir::Instruction& inst, std::string& error)>
@@ -85,6 +94,9 @@ class ExtensionRegistry {
   // __reduce_*_sync): ops = [d, a, membermask], Instruction::atom = the
   // operation (Add/Min/Max on .u32/.s32, And/Or/Xor on .b32), type = .type.
   static constexpr uint16_t kReduxSync = 2;
+  // `bmsk.mode.b32 d, a, b;` (sm_70+, emitted by CUB): d = mask of b bits
+  // starting at bit a; Instruction::shift_clamp = .clamp (else .wrap).
+  static constexpr uint16_t kBmsk = 3;
 
   ExtensionRegistry();  // registers the built-ins
 

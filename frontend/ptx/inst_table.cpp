@@ -1,4 +1,5 @@
 // Mnemonic -> (opcode, decoder) table, and decoding of registered extensions.
+#include <algorithm>
 #include <unordered_map>
 
 #include "frontend/ptx/parser_impl.h"
@@ -107,12 +108,12 @@ const OpcodeEntry* Parser::find_opcode(std::string_view mnemonic) const {
   return it == t.end() ? nullptr : &it->second;
 }
 
-void Parser::decode_extension(InstCtx& c, int ext_id, size_t consumed) {
-  (void)consumed;
+void Parser::decode_extension(InstCtx& c, int ext_id) {
   const ExtensionDef& def = *ext_.find(static_cast<uint16_t>(ext_id));
   Instruction& inst = c.inst;
   if (inst.has_guard && !def.allow_guard) c.fail(def.mnemonic + " cannot be predicated");
   unsigned ntypes = 0;
+  std::vector<unsigned> group_count(def.modifier_groups.size(), 0);
   for (std::string_view comp : c.comps) {
     DataType t;
     if (ntypes < def.max_types && parse_type(comp, t)) {
@@ -120,12 +121,26 @@ void Parser::decode_extension(InstCtx& c, int ext_id, size_t consumed) {
       ++ntypes;
       continue;
     }
+    bool grouped = false;
+    for (size_t g = 0; g < def.modifier_groups.size(); ++g) {
+      const auto& names = def.modifier_groups[g].names;
+      if (std::find(names.begin(), names.end(), comp) == names.end()) continue;
+      if (++group_count[g] > 1) c.fail(def.mnemonic + ": conflicting modifier '." + std::string(comp) + "'");
+      grouped = true;
+    }
     std::string err;
-    if (def.parse_modifier && def.parse_modifier(comp, inst, err)) continue;
+    bool consumed = def.parse_modifier && def.parse_modifier(comp, inst, err);
     if (!err.empty()) c.fail(err);
+    if (consumed || grouped) continue;
     c.fail("unknown modifier '." + std::string(comp) + "' for " + def.mnemonic);
   }
   if (def.type_required && ntypes == 0) c.fail(def.mnemonic + " needs a type modifier");
+  for (size_t g = 0; g < def.modifier_groups.size(); ++g) {
+    if (!def.modifier_groups[g].required || group_count[g]) continue;
+    std::string names;
+    for (const auto& n : def.modifier_groups[g].names) names += (names.empty() ? "." : " or .") + n;
+    c.fail(def.mnemonic + " needs " + names);
+  }
   size_t min_ops = 0;
   for (const ExtOperand& o : def.operands)
     if (!o.optional) ++min_ops;

@@ -110,7 +110,6 @@ void Parser::parse_version() {
 void Parser::parse_target() {
   const Token& dir = advance();
   if (seen_target_) fail(dir, "duplicate .target directive");
-  bool first = true;
   do {
     const Token& t = peek();
     if (t.kind != TokKind::Ident) fail(t, "expected a target name after .target");
@@ -136,9 +135,7 @@ void Parser::parse_target() {
       mod_->target = std::string(n);
     }
     advance();
-    first = false;
   } while (accept(','));
-  (void)first;
   if (mod_->target.empty()) fail(dir, ".target names no architecture (sm_XX)");
   seen_target_ = true;
 }
@@ -357,7 +354,6 @@ bool same_signature(const std::vector<ParamDecl>& a, const std::vector<ParamDecl
 
 void Parser::parse_function(bool is_entry, bool visible, bool is_extern, bool weak) {
   const Token& kw = advance();
-  uint32_t kw_tok = pos() - 1;
   Prototype proto;
   proto.is_entry = is_entry;
   if (peek().is('(')) {
@@ -423,8 +419,7 @@ void Parser::parse_function(bool is_entry, bool visible, bool is_extern, bool we
   scopes_.emplace_back();
   scopes_.back().block = 0;
 
-  auto make_params = [&](const std::vector<ParamDecl>& decls, bool is_return,
-                         std::vector<uint32_t>& out) {
+  auto make_params = [&](const std::vector<ParamDecl>& decls, std::vector<uint32_t>& out) {
     uint64_t offset = 0;
     for (const ParamDecl& d : decls) {
       Variable v;
@@ -435,7 +430,6 @@ void Parser::parse_function(bool is_entry, bool visible, bool is_extern, bool we
       v.size = type_size(d.type) * d.count;
       v.is_kernel_param = is_entry;
       v.is_func_param = !is_entry;
-      (void)is_return;
       uint64_t a = d.align ? d.align : type_size(d.type);
       offset = align_up(offset, a);
       v.param_offset = offset;
@@ -446,11 +440,10 @@ void Parser::parse_function(bool is_entry, bool visible, bool is_extern, bool we
     }
     return offset;
   };
-  make_params(proto.returns, true, fn_->returns);
-  fn_->param_bytes = make_params(proto.params, false, fn_->params);
-  (void)kw_tok;
+  make_params(proto.returns, fn_->returns);
+  fn_->param_bytes = make_params(proto.params, fn_->params);
 
-  parse_body(*fn_);
+  parse_body();
   scopes_.pop_back();
   fn_ = nullptr;
 }

@@ -217,8 +217,8 @@ class Parser {
 
   // ---- declarations (declarations.cpp)
   void parse_reg_decl();
-  // Parses a variable declaration starting at the state-space directive;
-  // `module_scope` selects the binding scope. Linkage flags come from the caller.
+  // Parses a variable declaration starting at the state-space directive and
+  // binds it in the current scope (module scope outside functions).
   void parse_var_decl(bool is_extern, bool visible);
   uint32_t new_variable(ir::Variable v, uint32_t tok);
   void parse_initializer(ir::Variable& v, const std::vector<uint64_t>& dims, uint32_t decl_tok);
@@ -231,7 +231,7 @@ class Parser {
   uint32_t add_register(const std::string& name, ir::DataType t, unsigned vec, uint32_t tok);
 
   // ---- bodies (body.cpp)
-  void parse_body(ir::Function& f);
+  void parse_body();  // body of fn_
   void parse_statement();
   void parse_label(const Token& name_tok);
   void parse_instruction();
@@ -251,7 +251,7 @@ class Parser {
 
   // ---- instruction table (inst_table.cpp)
   const OpcodeEntry* find_opcode(std::string_view mnemonic) const;
-  void decode_extension(InstCtx& c, int ext_id, size_t consumed);
+  void decode_extension(InstCtx& c, int ext_id);
 
   // ---- state
   std::string_view text_;

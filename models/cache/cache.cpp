@@ -76,9 +76,9 @@ bool Cache::on_response(unsigned, tlm::tlm_generic_payload& trans) {
 uint64_t Cache::tick(uint64_t c) {
   // 1. One response from the next level.
   if (!from_below_.empty() && from_below_.front().ready <= c) {
-    tlm::tlm_generic_payload* t = from_below_.front().trans;
-    from_below_.pop_front();
-    from_below(*t, c);
+    if (from_below(*from_below_.front().trans, c)) {
+      from_below_.pop_front();
+    }
   }
   // 2. One tag lookup.
   if (!requests_.empty() && requests_.front().ready <= c) {
@@ -97,10 +97,16 @@ uint64_t Cache::tick(uint64_t c) {
     outgoing_.pop_front();
     down_.send_request(*t);
   }
-  // 5. One response to the requester.
-  if (!responses_.empty() && responses_.front().ready <= c && up_.response_ready()) {
+  // 5. One response to the requester (data responses may hold the port
+  //    several cycles, see data_port_bytes).
+  if (!responses_.empty() && responses_.front().ready <= c && response_port_free_ <= c && up_.response_ready()) {
     tlm::tlm_generic_payload* t = responses_.front().trans;
     responses_.pop_front();
+    uint64_t hold = 1;
+    if (p_.data_port_bytes != 0 && response_carries_data(*t)) {
+      hold = std::max<uint64_t>(1, (transfer_bytes(*t) + p_.data_port_bytes - 1) / p_.data_port_bytes);
+    }
+    response_port_free_ = c + hold;
     ++stats_.responses;
     up_.send_response(*t);
   }
@@ -113,7 +119,9 @@ uint64_t Cache::tick(uint64_t c) {
   if (!requests_.empty()) consider(requests_.front().ready);
   if (up_.held_request() != nullptr && requests_.size() < p_.request_queue) consider(c + 1);
   if (!outgoing_.empty() && down_.request_ready()) consider(c + 1);
-  if (!responses_.empty() && up_.response_ready()) consider(responses_.front().ready);
+  if (!responses_.empty() && up_.response_ready()) {
+    consider(std::max(responses_.front().ready, response_port_free_));
+  }
   return next;
 }
 
@@ -155,13 +163,32 @@ bool Cache::lookup(tlm::tlm_generic_payload& trans, uint64_t c) {
                                                      : bypass_access(trans, line, c);
   }
   if (trans.is_write()) {
-    return write_access(trans, line, mask, c);
+    const bool local = ext != nullptr && ext->space == StateSpace::Local;
+    const WritePolicy policy = (local && p_.local_write_back) ? WritePolicy::WriteBack : p_.write_policy;
+    return write_access(trans, line, mask, policy, c);
   }
   return read_access(trans, line, mask, false, c);
 }
 
+CacheLine* Cache::allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t c, bool count_fail) {
+  CacheLine* v = tags_.victim(line);
+  if (v == nullptr) {
+    if (count_fail) fail(Fail::NoLine);
+    return nullptr;
+  }
+  if (v->allocated && v->dirty != 0 && outgoing_room() < 1) {
+    if (count_fail) fail(Fail::MissQueue);
+    return nullptr;
+  }
+  evict(*v, c);
+  tags_.install(*v, line, sm, warp);
+  return v;
+}
+
 bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, bool atomic, uint64_t c) {
   const MemExtension* ext = find_mem_ext(trans);
+  const int32_t sm = ext ? ext->sm_id : -1;
+  const int32_t warp = ext ? ext->warp_id : -1;
   CacheLine* l = tags_.find(line);
   if (l != nullptr && (l->valid & mask) == mask) {
     if (!response_room()) return fail(Fail::ResponseQueue);
@@ -174,30 +201,33 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t
     return true;
   }
   if (MshrEntry* m = mshrs_.find(line)) {
-    // The line is reserved (a fill is outstanding): join it, fetching any
-    // sector neither valid nor already requested.
+    // A fill is outstanding for this line: join it, fetching any sector
+    // neither valid nor already requested.
     if (!mshrs_.can_merge(*m)) return fail(Fail::Merge);
-    const uint32_t extra = mask & ~l->valid & ~m->inflight;
+    const uint32_t valid = l != nullptr ? l->valid : 0;
+    const uint32_t extra = mask & ~valid & ~m->inflight;
     if (extra != 0 && outgoing_room() < 1) return fail(Fail::MissQueue);
     m->waiters.push_back({&trans, mask});
     if (extra != 0) {
       m->inflight |= extra;
       send_fill(line, extra, ext);
     }
-    tags_.touch(*l);
+    if (l != nullptr) tags_.touch(*l);
     count_access(trans);
     ++stats_.mshr_merges;
-    notify(CacheEventKind::MshrMerge, line, mask, &trans, l->owner_warp, c);
+    notify(CacheEventKind::MshrMerge, line, mask, &trans, l != nullptr ? l->owner_warp : m->owner_warp, c);
     return true;
   }
   if (mshrs_.full()) return fail(Fail::Mshr);
+  if (outgoing_room() < 1) return fail(Fail::MissQueue);
   if (l != nullptr) {
     // Sector miss: the line stays, only the missing sectors are fetched.
-    if (outgoing_room() < 1) return fail(Fail::MissQueue);
     const uint32_t missing = mask & ~l->valid;
     MshrEntry& m = mshrs_.allocate(line);
     m.waiters.push_back({&trans, mask});
     m.inflight = missing;
+    m.owner_sm = l->owner_sm;
+    m.owner_warp = l->owner_warp;
     l->reserved = true;
     tags_.touch(*l);
     send_fill(line, missing, ext);
@@ -206,27 +236,30 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t
     notify(CacheEventKind::SectorMiss, line, mask, &trans, l->owner_warp, c);
     return true;
   }
-  CacheLine* v = tags_.victim(line);
-  if (v == nullptr) return fail(Fail::NoLine);
-  const uint32_t needed = 1 + ((v->allocated && v->dirty != 0) ? 1 : 0);
-  if (outgoing_room() < needed) return fail(Fail::MissQueue);
-  evict(*v, c);
-  tags_.install(*v, line, ext ? ext->sm_id : -1, ext ? ext->warp_id : -1);
-  v->reserved = true;
+  if (p_.allocate_on == AllocatePolicy::OnMiss) {
+    l = allocate_line(line, sm, warp, c, true);
+    if (l == nullptr) return false;
+    l->reserved = true;
+  }
   MshrEntry& m = mshrs_.allocate(line);
   m.waiters.push_back({&trans, mask});
   m.inflight = mask;
+  m.owner_sm = sm;
+  m.owner_warp = warp;
   send_fill(line, mask, ext);
   count_access(trans);
   ++stats_.misses;
-  notify(CacheEventKind::Miss, line, mask, &trans, v->owner_warp, c);
+  notify(CacheEventKind::Miss, line, mask, &trans, warp, c);
   return true;
 }
 
-bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, uint64_t c) {
+bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, WritePolicy policy,
+                         uint64_t c) {
   const MemExtension* ext = find_mem_ext(trans);
+  const int32_t sm = ext ? ext->sm_id : -1;
+  const int32_t warp = ext ? ext->warp_id : -1;
   CacheLine* l = tags_.find(line);
-  switch (p_.write_policy) {
+  switch (policy) {
     case WritePolicy::WriteEvict: {
       if (outgoing_room() < 1) return fail(Fail::MissQueue);
       count_access(trans);
@@ -240,35 +273,29 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_
         }
       } else {
         ++stats_.write_misses;
+        if (MshrEntry* m = mshrs_.find(line)) m->invalidate_after_fill = true;
       }
       forward(trans);
       return true;
     }
     case WritePolicy::WriteThrough: {
+      if (outgoing_room() < 1) return fail(Fail::MissQueue);
       if (l != nullptr) {
-        if (outgoing_room() < 1) return fail(Fail::MissQueue);
         l->valid |= mask;
         tags_.touch(*l);
-        count_access(trans);
         ++stats_.write_hits;
         notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
       } else if (p_.write_allocate) {
-        CacheLine* v = tags_.victim(line);
-        if (v == nullptr) return fail(Fail::NoLine);
-        const uint32_t needed = 1 + ((v->allocated && v->dirty != 0) ? 1 : 0);
-        if (outgoing_room() < needed) return fail(Fail::MissQueue);
-        evict(*v, c);
-        tags_.install(*v, line, ext ? ext->sm_id : -1, ext ? ext->warp_id : -1);
-        v->valid = mask;
-        count_access(trans);
+        l = allocate_line(line, sm, warp, c, true);
+        if (l == nullptr) return false;
+        l->valid = mask;
         ++stats_.write_misses;
-        notify(CacheEventKind::Miss, line, mask, &trans, v->owner_warp, c);
+        notify(CacheEventKind::Miss, line, mask, &trans, warp, c);
       } else {
-        if (outgoing_room() < 1) return fail(Fail::MissQueue);
-        count_access(trans);
         ++stats_.write_misses;
         notify(CacheEventKind::Miss, line, mask, &trans, -1, c);
       }
+      count_access(trans);
       forward(trans);
       return true;
     }
@@ -294,17 +321,14 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_
       }
       // Write-allocate without fetch: the written sectors become valid and
       // dirty; the others stay invalid until a read fetches them.
-      CacheLine* v = tags_.victim(line);
-      if (v == nullptr) return fail(Fail::NoLine);
       if (!response_room()) return fail(Fail::ResponseQueue);
-      if (v->allocated && v->dirty != 0 && outgoing_room() < 1) return fail(Fail::MissQueue);
-      evict(*v, c);
-      tags_.install(*v, line, ext ? ext->sm_id : -1, ext ? ext->warp_id : -1);
-      v->valid = mask;
-      v->dirty = mask;
+      l = allocate_line(line, sm, warp, c, true);
+      if (l == nullptr) return false;
+      l->valid = mask;
+      l->dirty = mask;
       count_access(trans);
       ++stats_.write_misses;
-      notify(CacheEventKind::Miss, line, mask, &trans, v->owner_warp, c);
+      notify(CacheEventKind::Miss, line, mask, &trans, warp, c);
       respond(trans, c + p_.hit_latency);
       return true;
     }
@@ -322,6 +346,8 @@ bool Cache::bypass_access(tlm::tlm_generic_payload& trans, uint64_t line, uint64
     } else {
       evict(*l, c);
     }
+  } else if (MshrEntry* m = mshrs_.find(line)) {
+    m->invalidate_after_fill = true;
   }
   count_access(trans);
   forward(trans);
@@ -330,27 +356,35 @@ bool Cache::bypass_access(tlm::tlm_generic_payload& trans, uint64_t line, uint64
 
 // ---------------------------------------------------------------- next level
 
-void Cache::from_below(tlm::tlm_generic_payload& trans, uint64_t c) {
+bool Cache::from_below(tlm::tlm_generic_payload& trans, uint64_t c) {
   if (!pool_.owns(trans)) {
     respond(trans, c);  // acknowledgement of a forwarded write/atomic
-    return;
+    return true;
   }
   const MemExtension& ext = mem_ext(trans, name());
-  if (ext.kind == AccessKind::Fill) {
-    fill(trans, c);
+  if (ext.kind == AccessKind::Fill && !fill(trans, c)) {
+    ++stats_.fill_stalls;
+    return false;
   }
   trans.release();  // our reference from send_fill/send_writeback
+  return true;
 }
 
-void Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
+bool Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
   const uint64_t line = trans.get_address();
   const uint32_t sectors = mem_ext(trans, name()).sector_mask;
-  CacheLine* l = tags_.find(line);
   MshrEntry* m = mshrs_.find(line);
-  if (l == nullptr || m == nullptr) {
+  if (m == nullptr) {
     SC_REPORT_ERROR("simtlm/cache", (std::string(name()) + ": fill for a line without an MSHR").c_str());
-    return;
+    return true;
   }
+  CacheLine* l = tags_.find(line);
+  if (l == nullptr) {
+    // Allocate-on-fill (or the line was dropped meanwhile): take a frame now.
+    l = allocate_line(line, m->owner_sm, m->owner_warp, c, false);
+    if (l == nullptr) return false;
+  }
+  l->reserved = true;
   l->valid |= sectors;
   m->inflight &= ~sectors;
   ++stats_.fills;
@@ -373,12 +407,14 @@ void Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
   }
   waiters.resize(kept);
   if (waiters.empty() && m->inflight == 0) {
+    const bool drop = l->invalidate_after_fill || m->invalidate_after_fill;
     mshrs_.release(*m);
     l->reserved = false;
-    if (l->invalidate_after_fill) {
+    if (drop) {
       evict(*l, c);
     }
   }
+  return true;
 }
 
 void Cache::evict(CacheLine& line, uint64_t c) {

@@ -60,6 +60,7 @@ struct CacheStats {
   uint64_t writeback_sectors = 0;
   uint64_t forwarded = 0;          // requester transactions passed to the next level
   uint64_t responses = 0;          // responses sent to the requester
+  uint64_t fill_stalls = 0;        // cycles an allocate-on-fill fill waited for a frame or the miss queue
   uint64_t busy_cycles = 0;        // see ClockedModule
   uint64_t idle_cycles = 0;
 };
@@ -86,6 +87,8 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   AtInitiatorPort down_;
 
  public:
+  using Params = CacheParams;
+  using Stats = CacheStats;
   Cache(const sc_core::sc_module_name& name, const CacheParams& params);
 
   AtTargetPort::socket_type& target_socket;
@@ -119,13 +122,23 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   // Tag lookup of one request; false = reservation fail (retry next cycle).
   bool lookup(tlm::tlm_generic_payload& trans, uint64_t cycle);
   bool read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, bool atomic, uint64_t cycle);
-  bool write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, uint64_t cycle);
+  bool write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, WritePolicy policy,
+                    uint64_t cycle);
   bool bypass_access(tlm::tlm_generic_payload& trans, uint64_t line, uint64_t cycle);
-  void from_below(tlm::tlm_generic_payload& trans, uint64_t cycle);
-  void fill(tlm::tlm_generic_payload& trans, uint64_t cycle);
+  // Processes one response from the next level; false = retry next cycle
+  // (an allocate-on-fill line found no frame or no room for its writeback).
+  bool from_below(tlm::tlm_generic_payload& trans, uint64_t cycle);
+  bool fill(tlm::tlm_generic_payload& trans, uint64_t cycle);
+  // Chooses a frame for `line` (evicting its victim) at a miss or a fill;
+  // nullptr (with the reason counted) when it cannot be done this cycle.
+  CacheLine* allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t cycle, bool count_fail);
 
   bool fail(Fail why);
-  uint32_t outgoing_room() const { return p_.miss_queue - static_cast<uint32_t>(outgoing_.size()); }
+  // Free miss-queue entries. A lookup needs one; it may then add a fill and
+  // a writeback, so the queue can exceed miss_queue by one entry.
+  uint32_t outgoing_room() const {
+    return outgoing_.size() >= p_.miss_queue ? 0 : p_.miss_queue - static_cast<uint32_t>(outgoing_.size());
+  }
   bool response_room() const { return responses_.size() < p_.response_queue; }
   void evict(CacheLine& line, uint64_t cycle);
   void send_fill(uint64_t line, uint32_t sectors, const MemExtension* requester);
@@ -146,6 +159,7 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   std::deque<Pending> from_below_;   // responses from the next level
   std::vector<CacheObserver> observers_;
   CacheStats stats_;
+  uint64_t response_port_free_ = 0;  // first cycle the response port may send (data_port_bytes)
   uint64_t next_request_id_ = 0;
 };
 

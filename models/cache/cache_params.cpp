@@ -21,6 +21,42 @@ const char* to_string(ReplacementPolicy policy) {
   return "?";
 }
 
+const char* to_string(SetIndex index) {
+  switch (index) {
+    case SetIndex::Linear: return "linear";
+    case SetIndex::Xor: return "xor";
+  }
+  return "?";
+}
+
+const char* to_string(AllocatePolicy policy) {
+  switch (policy) {
+    case AllocatePolicy::OnMiss: return "miss";
+    case AllocatePolicy::OnFill: return "fill";
+  }
+  return "?";
+}
+
+bool parse_set_index(const std::string& name, SetIndex& out) {
+  for (SetIndex v : {SetIndex::Linear, SetIndex::Xor}) {
+    if (name == to_string(v)) {
+      out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool parse_allocate_policy(const std::string& name, AllocatePolicy& out) {
+  for (AllocatePolicy v : {AllocatePolicy::OnMiss, AllocatePolicy::OnFill}) {
+    if (name == to_string(v)) {
+      out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool parse_write_policy(const std::string& name, WritePolicy& out) {
   for (WritePolicy p : {WritePolicy::WriteBack, WritePolicy::WriteThrough, WritePolicy::WriteEvict}) {
     if (name == to_string(p)) {
@@ -60,9 +96,10 @@ void CacheParams::validate(const std::string& who) const {
   if (mshr_merge_limit == 0) bad("mshr_merge_limit", "must be at least 1");
   if (hit_latency == 0) bad("hit_latency", "must be at least 1 cycle");
   if (request_queue == 0) bad("request_queue", "must be at least 1");
-  if (miss_queue < 2) bad("miss_queue", "must be at least 2 (a fill and a writeback)");
+  if (miss_queue == 0) bad("miss_queue", "must be at least 1");
   if (response_queue == 0) bad("response_queue", "must be at least 1");
   if (index_divisor == 0) bad("index_divisor", "must be at least 1");
+  if (set_index == SetIndex::Xor && !power_of_two(sets)) bad("sets", "must be a power of two with set_index xor");
   if (clock_period == sc_core::SC_ZERO_TIME) bad("clock_period", "must be positive");
 }
 

@@ -16,13 +16,26 @@ enum class WritePolicy {
   WriteEvict,    // writes invalidate a present line and go down (Fermi L1D global stores)
 };
 enum class ReplacementPolicy { LRU, FIFO };
+enum class SetIndex {
+  Linear,  // (line number / index_divisor) % sets
+  Xor,     // XOR fold of the line number's log2(sets)-bit fields (sets must be a power of two)
+};
+enum class AllocatePolicy {
+  OnMiss,  // a line frame is chosen and reserved at the miss (GPGPU-Sim 'm')
+  OnFill,  // the frame is chosen when the fill returns (GPGPU-Sim 'f'); the MSHR alone tracks the miss
+};
 
 const char* to_string(WritePolicy policy);
 const char* to_string(ReplacementPolicy policy);
+const char* to_string(SetIndex index);
+const char* to_string(AllocatePolicy policy);
 // Parse the names used in configuration files ("write_back", "write_through",
-// "write_evict"; "lru", "fifo"). Return false for an unknown name.
+// "write_evict"; "lru", "fifo"; "linear", "xor"; "miss", "fill"). Return
+// false for an unknown name.
 bool parse_write_policy(const std::string& name, WritePolicy& out);
 bool parse_replacement_policy(const std::string& name, ReplacementPolicy& out);
+bool parse_set_index(const std::string& name, SetIndex& out);
+bool parse_allocate_policy(const std::string& name, AllocatePolicy& out);
 
 struct CacheParams {
   uint32_t sets = 32;
@@ -35,9 +48,18 @@ struct CacheParams {
   uint32_t request_queue = 2;          // accepted requests waiting for the tag lookup
   uint32_t miss_queue = 8;             // requests waiting to go to the next level
   uint32_t response_queue = 8;         // hit responses a lookup may have waiting
+  // Bytes of data the response port returns per cycle: a response carrying
+  // B bytes of data holds the port ceil(B / data_port_bytes) cycles.
+  // 0 = one response per cycle whatever its size.
+  uint32_t data_port_bytes = 0;
   WritePolicy write_policy = WritePolicy::WriteBack;
   bool write_allocate = true;          // write misses allocate a line (ignored by WriteEvict)
+  // Stores to the local state space use write-back (with write_allocate)
+  // whatever write_policy says (Fermi L1D: global write-evict, local write-back).
+  bool local_write_back = false;
+  AllocatePolicy allocate_on = AllocatePolicy::OnMiss;
   ReplacementPolicy replacement = ReplacementPolicy::LRU;
+  SetIndex set_index = SetIndex::Linear;
   // Line numbers are divided by this before taking the set index: set it to
   // the number of slices sharing the address space so that each slice spreads
   // its lines over all of its sets.

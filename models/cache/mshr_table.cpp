@@ -26,6 +26,9 @@ MshrEntry& MshrTable::allocate(uint64_t line_addr) {
       e.line_addr = line_addr;
       e.inflight = 0;
       e.waiters.clear();
+      e.owner_sm = -1;
+      e.owner_warp = -1;
+      e.invalidate_after_fill = false;
       ++in_use_;
       return e;
     }

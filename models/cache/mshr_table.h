@@ -21,6 +21,9 @@ struct MshrEntry {
   bool busy = false;
   uint32_t inflight = 0;  // sectors requested from the next level, not yet filled
   std::vector<MshrWaiter> waiters;
+  int32_t owner_sm = -1;    // requester of the miss (owner of the line when it is allocated at fill)
+  int32_t owner_warp = -1;
+  bool invalidate_after_fill = false;  // a write-evict passed while the line was not allocated
 };
 
 class MshrTable {

@@ -8,11 +8,27 @@ TagArray::TagArray(const CacheParams& params)
       line_bytes_(params.line_bytes),
       index_divisor_(params.index_divisor),
       replacement_(params.replacement),
-      lines_(static_cast<size_t>(params.sets) * params.ways) {}
+      set_index_(params.set_index),
+      lines_(static_cast<size_t>(params.sets) * params.ways) {
+  while ((1u << set_bits_) < sets_) {
+    ++set_bits_;
+  }
+}
 
 uint32_t TagArray::set_of(uint64_t line_addr) const {
-  const uint64_t line_number = line_addr / line_bytes_ / index_divisor_;
-  return static_cast<uint32_t>(line_number % sets_);
+  uint64_t line_number = line_addr / line_bytes_ / index_divisor_;
+  if (set_index_ == SetIndex::Linear || set_bits_ == 0) {
+    return static_cast<uint32_t>(line_number % sets_);
+  }
+  // XOR fold: every set_bits-wide field of the line number is XORed into the
+  // index, so power-of-two strides spread over the sets.
+  const uint64_t field = (1ull << set_bits_) - 1;
+  uint64_t h = 0;
+  while (line_number != 0) {
+    h ^= line_number & field;
+    line_number >>= set_bits_;
+  }
+  return static_cast<uint32_t>(h % sets_);
 }
 
 CacheLine* TagArray::find(uint64_t line_addr) {

@@ -55,6 +55,8 @@ class TagArray {
   uint32_t line_bytes_;
   uint32_t index_divisor_;
   ReplacementPolicy replacement_;
+  SetIndex set_index_;
+  uint32_t set_bits_ = 0;
   uint64_t clock_ = 0;
   std::vector<CacheLine> lines_;
 };

@@ -48,6 +48,8 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
   AtTargetPort up_;
 
  public:
+  using Params = DramParams;
+  using Stats = DramStats;
   DramChannel(const sc_core::sc_module_name& name, const DramParams& params);
 
   AtTargetPort::socket_type& target_socket;

@@ -40,6 +40,8 @@ struct CrossbarStats {
 
 class Crossbar : public ClockedModule, private AtTargetPort::Listener, private AtInitiatorPort::Listener {
  public:
+  using Params = XbarParams;
+  using Stats = CrossbarStats;
   // `request` describes the N -> M network, `reply` the M -> N network; both
   // must use the same clock period. `map` returns the memory-side port of an
   // address (must be < request.ports_out).

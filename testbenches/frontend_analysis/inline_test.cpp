@@ -427,6 +427,75 @@ TEST(Inline, GuardedCallAndRegisterArguments) {
   EXPECT_TRUE(writes_r2);
 }
 
+TEST(Inline, SwitchEmptyBodyAndExitInCallees) {
+  const std::string ptx = std::string(kHeader) + R"(
+.func nop()
+{
+}
+.func quit()
+{
+	exit;
+}
+.func (.param .b32 rv) sw(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	ld.param.u32 %r1, [x];
+	$Ltab: .branchtargets $L0, $L1;
+	brx.idx %r1, $Ltab;
+$L0:
+	mov.u32 %r2, 10;
+	bra.uni $Lend;
+$L1:
+	mov.u32 %r2, 20;
+$Lend:
+	st.param.b32 [rv], %r2;
+	ret;
+}
+.entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<2>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r1, %r1, 1;
+	call.uni nop, ();
+	{
+	.param .b32 a0;
+	st.param.b32 [a0], %r1;
+	.param .b32 r0;
+	call.uni (r0), sw, (a0);
+	ld.param.b32 %r2, [r0];
+	}
+	st.global.u32 [%rd1], %r2;
+	setp.eq.s32 %p1, %r2, 20;
+	@%p1 call.uni quit, ();
+	ret;
+}
+)";
+  auto m = load(ptx);
+  const ir::Function& k = fn(*m, "k");
+  EXPECT_TRUE(call_free(k));
+  uint32_t brx = 0xFFFFFFFFu, exit_at = 0xFFFFFFFFu;
+  for (uint32_t i = 0; i < k.insts.size(); ++i) {
+    if (k.insts[i].op == Opcode::BrxIdx) brx = i;
+    if (k.insts[i].op == Opcode::Exit) exit_at = i;
+  }
+  ASSERT_NE(brx, 0xFFFFFFFFu);
+  ASSERT_NE(exit_at, 0xFFFFFFFFu);
+  const ir::Instruction& b = k.insts[brx];
+  ASSERT_EQ(b.targets.size(), 2u);
+  EXPECT_EQ(k.insts[b.targets[0]].text, "mov.u32 %r2, 10");
+  EXPECT_EQ(k.insts[b.targets[1]].text, "mov.u32 %r2, 20");
+  // Both cases meet at the callee's $Lend.
+  EXPECT_EQ(k.insts[b.reconverge_pc].text, "st.param.b32 [rv], %r2");
+  // The labels of the inlined body are renamed into the kernel.
+  EXPECT_EQ(k.labels.at("$Lend$i2"), b.reconverge_pc);
+  // `exit` in a callee stays a thread exit; the kernel's own ret stays.
+  EXPECT_EQ(k.insts.back().op, Opcode::Ret);
+  EXPECT_EQ(k.insts[exit_at - 1].op, Opcode::Bra);  // skip of the guarded call
+}
+
 TEST(Inline, SixtyFourBitParametersBecomeTypedMoves) {
   const std::string ptx = std::string(kHeader) + R"(
 .func (.param .b64 rv) twice(.param .b64 x, .param .b32 y)

@@ -67,5 +67,4 @@ TEST(Errors, MalformedStructure) {
   EXPECT_NE(error_of(kTop + " mov.u32 %r1, !%r2;\n}\n").find("'!' is not allowed"), std::string::npos);
   EXPECT_NE(error_of(kTop + " mov.u32 _, %r2;\n}\n").find("'_' is only allowed"), std::string::npos);
   EXPECT_NE(error_of(kTop + " mov.u32 %r1, %r2+4;\n}\n").find("cannot take an offset"), std::string::npos);
-  EXPECT_NE(error_of(std::string(kHeader) + ".entry k\n{\n ret;\n}\n").size(), 0u);
 }

@@ -169,12 +169,38 @@ TEST(Extensions, Errors) {
   EXPECT_NE(error_with(t.reg, "fakeop.forbidden %r1, 1;").find(".forbidden is not allowed"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "fakeop %r1, 13;").find("unlucky"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "fakeop %r1, 1, NOLABEL;").find("undefined label 'NOLABEL'"), std::string::npos);
-  EXPECT_THROW(t.reg.add(ExtensionDef{"relssp", "", {}, 1, false, true, nullptr, nullptr}), Error);
-  EXPECT_THROW(t.reg.add(ExtensionDef{"bad name", "", {}, 1, false, true, nullptr, nullptr}), Error);
+  ExtensionDef dup;
+  dup.mnemonic = "relssp";
+  EXPECT_THROW(t.reg.add(dup), Error);
+  ExtensionDef bad_name;
+  bad_name.mnemonic = "bad name";
+  EXPECT_THROW(t.reg.add(bad_name), Error);
   ExtensionDef bad;
   bad.mnemonic = "opt.first";
   bad.operands = {ExtOperand{kExtReg, false, DataType::None, true, {}}, ExtOperand{kExtReg, false, DataType::None, false, {}}};
   EXPECT_THROW(t.reg.add(bad), Error);
+}
+
+TEST(Extensions, ModifierGroups) {
+  ExtensionRegistry r;
+  ExtensionDef d;
+  d.mnemonic = "dirsync";
+  d.max_types = 0;
+  d.modifier_groups = {{{"north", "south"}, true}, {{"fast"}, false}};
+  uint16_t id = r.add(d);
+  auto m = frontend::parse_ptx(kernel_text("dirsync.north.fast;\n dirsync.south;"), "g.ptx", r);
+  EXPECT_EQ(m->functions[0].insts[0].ext_id, id);
+  auto err = [&](const std::string& body) {
+    try {
+      frontend::parse_ptx(kernel_text(body), "g.ptx", r);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  EXPECT_NE(err("dirsync;").find("dirsync needs .north or .south"), std::string::npos);
+  EXPECT_NE(err("dirsync.north.south;").find("conflicting modifier '.south'"), std::string::npos);
+  EXPECT_NE(err("dirsync.north.slow;").find("unknown modifier '.slow'"), std::string::npos);
 }
 
 TEST(Extensions, LongestPrefixWins) {

@@ -152,6 +152,19 @@ TEST(Sync, ShuffleVoteActivemask) {
   EXPECT_NE(kernel_error("activemask.b64 %rd1;").find(".b32"), std::string::npos);
 }
 
+TEST(Sync, BmskBuiltinExtension) {
+  auto b = one("bmsk.clamp.b32 %r1, %r2, 8;");
+  EXPECT_EQ(b.inst->op, Opcode::Extension);
+  EXPECT_EQ(b.inst->ext_id, ExtensionRegistry::kBmsk);
+  EXPECT_TRUE(b.inst->shift_clamp);
+  ASSERT_EQ(b.inst->ops.size(), 3u);
+  EXPECT_EQ(b.inst->ops[2].imm, 8u);
+  EXPECT_FALSE(one("bmsk.wrap.b32 %r1, %r2, %r3;").inst->shift_clamp);
+  EXPECT_NE(kernel_error("bmsk.b32 %r1, %r2, %r3;").find("needs .clamp or .wrap"), std::string::npos);
+  EXPECT_NE(kernel_error("bmsk.clamp.wrap.b32 %r1, %r2, %r3;").find("conflicting"), std::string::npos);
+  EXPECT_NE(kernel_error("bmsk.clamp.u32 %r1, %r2, %r3;").find("only .b32"), std::string::npos);
+}
+
 TEST(Sync, ReduxSyncBuiltinExtension) {
   auto r = one("redux.sync.add.s32 %r1, %r2, -1;");
   EXPECT_EQ(r.inst->op, Opcode::Extension);

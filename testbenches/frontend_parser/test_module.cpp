@@ -383,6 +383,20 @@ TEST(Module, CallErrors) {
             std::string::npos);
 }
 
+TEST(Module, AttributesAndCommonLinkage) {
+  auto m = parse(std::string(kHeader) + ".global .attribute(.managed) .align 4 .u32 managed;\n"
+                 ".common .global .align 8 .b8 common_buf[64];\n.weak .global .u32 weak_var = 3;\n"
+                 ".entry k\n{\n ret;\n}\n");
+  EXPECT_EQ(var(*m, "managed").size, 4u);
+  EXPECT_TRUE(var(*m, "common_buf").is_visible);
+  EXPECT_TRUE(var(*m, "weak_var").is_visible);
+  EXPECT_TRUE(fn(*m, "k").params.empty());
+  EXPECT_NE(error_of(std::string(kHeader) + ".common .shared .u32 x;\n").find(".common applies only"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kHeader) + ".visible .weak .global .u32 x;\n").find("more than one linkage"),
+            std::string::npos);
+}
+
 TEST(Module, CommentsEverywhere) {
   auto m = parse("// leading\n.version /* inline */ 9.0\n.target sm_75 // trailing\n.address_size 64\n"
                  ".entry k( /* no params */ )\n{\n /* c */ ret; // done\n}\n");

@@ -744,7 +744,7 @@ TEST(Faults, SharedOverflow) {
     h.run("smem_overflow", dim(1), dim(32), Args().add(uint64_t{0}));
   });
   EXPECT_NE(msg.find("out-of-bounds shared store of 4 bytes at address 0x40"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("the CTA has 64 bytes of shared memory"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the CTA's shared memory is 64 bytes"), std::string::npos) << msg;
   EXPECT_NE(msg.find("thread (16,0,0)"), std::string::npos) << msg;
 }
 

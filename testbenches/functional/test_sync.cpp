@@ -299,7 +299,7 @@ TEST(Sync, DynamicSharedTooSmallFaults) {
   });
   EXPECT_NE(msg.find("out-of-bounds shared store"), std::string::npos) << msg;
   EXPECT_NE(msg.find("thread (32,0,0)"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("128 bytes of shared memory"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the CTA's shared memory is 128 bytes"), std::string::npos) << msg;
 }
 
 // Producers (warps 0-1) fill shared memory and bar.arrive; consumers (warps

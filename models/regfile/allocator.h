@@ -1,0 +1,84 @@
+// Register-file allocation of an SM: how many CTAs of a shape fit, admitting
+// and releasing a CTA, and an issue-time check. The baseline gives every CTA
+// all of its registers for its whole life; register sharing (Jatala) and
+// FineReg plug in as other implementations of this interface, chosen by
+// gpu.sm.regfile.alloc_policy.
+//
+// Baseline rule (GPGPU-Sim 3.x shader_core_config::max_cta, which reproduces
+// the occupancy tables of the seeds): registers per thread are rounded up to
+// a multiple of the allocation granularity (gpu.sm.register_alloc_granularity,
+// 4 on the presets; CUDA CC 2.0 hardware allocates 64 per warp = 2 per thread)
+// and a CTA needs that many registers for each thread of its warps (the CTA is
+// padded to whole warps):
+//     units(CTA) = round_up(regs_per_thread, granularity) x warps x warp_size
+// A CTA fits when units(CTA) <= registers - units in use.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/sm/resources.h"
+
+namespace simtlm::models::regfile {
+
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  virtual const char* name() const = 0;
+
+  // CTAs of this shape that fit in an empty SM as far as registers go.
+  virtual uint32_t max_ctas(const CtaShape& shape) const = 0;
+  // True when one more CTA of this shape fits now.
+  virtual bool can_admit(const CtaShape& shape) const = 0;
+  // Reserves the registers of a CTA placed in `cta_slot` (can_admit was true).
+  virtual void admit(uint32_t cta_slot, const CtaShape& shape) = 0;
+  // Returns the registers of the CTA in `cta_slot`.
+  virtual void release(uint32_t cta_slot) = 0;
+  // Consulted before every issue (sharing locks); the baseline never blocks.
+  virtual IssueCheck may_issue(const IssueQuery& query) {
+    (void)query;
+    return IssueCheck::Ok;
+  }
+
+  virtual uint64_t capacity() const = 0;  // registers
+  virtual uint64_t in_use() const = 0;
+};
+
+struct AllocatorParams {
+  std::string policy = "baseline";
+  uint32_t registers = 32768;
+  uint32_t granularity = 4;        // registers per thread
+  uint32_t max_ctas = 8;           // CTA slots of the SM (size of the slot table)
+  double sharing_threshold = 0.1;  // for sharing policies
+};
+
+class BaselineAllocator : public Allocator {
+ public:
+  explicit BaselineAllocator(const AllocatorParams& params);
+  const char* name() const override { return "baseline"; }
+
+  // Registers one CTA of this shape needs.
+  uint64_t units(const CtaShape& shape) const;
+
+  uint32_t max_ctas(const CtaShape& shape) const override;
+  bool can_admit(const CtaShape& shape) const override;
+  void admit(uint32_t cta_slot, const CtaShape& shape) override;
+  void release(uint32_t cta_slot) override;
+  uint64_t capacity() const override { return capacity_; }
+  uint64_t in_use() const override { return used_; }
+
+ private:
+  uint64_t capacity_;
+  uint32_t granularity_;
+  uint64_t used_ = 0;
+  std::vector<uint64_t> per_slot_;
+  std::vector<bool> occupied_;
+};
+
+// The allocator named by params.policy ("baseline"). Throws Error(Config)
+// naming the policy when it is unknown or not implemented yet.
+std::unique_ptr<Allocator> make_allocator(const AllocatorParams& params);
+
+}  // namespace simtlm::models::regfile

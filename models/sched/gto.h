@@ -1,0 +1,36 @@
+// Greedy-then-oldest: the warp that issued last keeps the first place until
+// it cannot issue; then the oldest warp that can issue wins (and becomes the
+// greedy warp). Age = launch order on the SM; warps of one CTA are ordered by
+// warp index (smallest thread ids first).
+#pragma once
+
+#include <vector>
+
+#include "models/sched/policy.h"
+
+namespace simtlm::models::sched {
+
+class GtoPolicy : public Policy {
+ public:
+  explicit GtoPolicy(const PolicyParams& params);
+  const char* name() const override { return "gto"; }
+  void warp_added(const WarpInfo& warp) override;
+  void warp_removed(uint32_t slot) override;
+  void order(unsigned scheduler, uint64_t cycle, std::vector<uint32_t>& out) override;
+  void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) override;
+  std::string describe(unsigned scheduler) const override;
+
+ private:
+  struct Entry {
+    uint64_t age;
+    uint32_t slot;
+  };
+  struct Sched {
+    std::vector<Entry> by_age;  // oldest first
+    int64_t greedy = -1;        // slot that issued last, while it is present
+  };
+  std::vector<Sched> sched_;
+  std::vector<uint32_t> owner_;
+};
+
+}  // namespace simtlm::models::sched

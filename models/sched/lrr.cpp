@@ -1,0 +1,47 @@
+#include "models/sched/lrr.h"
+
+#include <algorithm>
+
+namespace simtlm::models::sched {
+
+LrrPolicy::LrrPolicy(const PolicyParams& params) : sched_(params.schedulers), owner_(params.max_warps, 0) {}
+
+void LrrPolicy::warp_added(const WarpInfo& warp) {
+  if (warp.slot >= owner_.size()) owner_.resize(warp.slot + 1, 0);
+  owner_[warp.slot] = warp.scheduler;
+  auto& v = sched_[warp.scheduler].warps;
+  v.insert(std::upper_bound(v.begin(), v.end(), warp.slot), warp.slot);
+}
+
+void LrrPolicy::warp_removed(uint32_t slot) {
+  auto& v = sched_[owner_[slot]].warps;
+  auto it = std::lower_bound(v.begin(), v.end(), slot);
+  if (it != v.end() && *it == slot) v.erase(it);
+}
+
+void LrrPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& out) {
+  out.clear();
+  const Sched& s = sched_[scheduler];
+  const auto& v = s.warps;
+  if (v.empty()) return;
+  // First warp after the last issuer (by slot), wrapping around.
+  size_t start = 0;
+  if (s.last >= 0) {
+    start = static_cast<size_t>(std::upper_bound(v.begin(), v.end(), static_cast<uint32_t>(s.last)) - v.begin());
+    if (start == v.size()) start = 0;
+  }
+  out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(start), v.end());
+  out.insert(out.end(), v.begin(), v.begin() + static_cast<std::ptrdiff_t>(start));
+}
+
+void LrrPolicy::on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass, uint64_t) {
+  sched_[scheduler].last = slot;
+}
+
+std::string LrrPolicy::describe(unsigned scheduler) const {
+  const Sched& s = sched_[scheduler];
+  return "lrr: " + std::to_string(s.warps.size()) + " warps, last issued slot " +
+         (s.last < 0 ? std::string("none") : std::to_string(s.last));
+}
+
+}  // namespace simtlm::models::sched

@@ -1,0 +1,119 @@
+// Warp-scheduling policies. One Policy object serves all schedulers of an SM
+// (so SM-wide policies such as static warp limiting can see every warp); each
+// cycle the SM asks it, per scheduler, for that scheduler's warps in priority
+// order, and issues the first one that is ready. A policy can also veto
+// instruction classes per warp (e.g. CCWS blocks the loads of throttled
+// warps). It learns about the SM only through the events below: schedulers
+// never reach into SM internals.
+//
+// Warps are identified by their SM-wide warp slot. A warp belongs to
+// scheduler (slot mod schedulers). Its age is its launch order on the SM
+// (smaller = older; warps of one CTA get consecutive ages in warp order).
+//
+// Policies (gpu.sm.scheduler.policy):
+//   lrr        loose round-robin: warps in slot order, starting after the
+//              warp that issued last.
+//   gto        greedy-then-oldest: the warp that issued last first, then the
+//              others oldest first.
+//   two_level  Narasiman's two-level scheduler: per scheduler an active set of
+//              at most active_set_size warps (filled in age order at launch);
+//              only active warps are offered. An active warp that stalls on a
+//              long-latency result (global/local load, atomic) or waits at a
+//              barrier is demoted to the tail of the pending queue and the
+//              pending warp chosen by the outer policy (lrr: head of the queue;
+//              gto: oldest) takes its place. Inside the active set the inner
+//              policy (lrr or gto) orders the warps.
+// The issue orders these definitions imply are worked out in docs/sm-model.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "functional/warp.h"
+#include "models/cache/cache.h"
+
+namespace simtlm::models::sched {
+
+// Why a warp offered by the policy could not issue.
+enum class StallKind : uint8_t {
+  Fetch,        // instruction buffer empty (fetch/icache/branch redirect)
+  Barrier,      // waiting at a barrier
+  Scoreboard,   // operand/destination written by a short-latency instruction in flight
+  LongLatency,  // operand/destination waiting for a memory response (load/atomic)
+  Pipeline,     // execution unit or operand collector busy
+  Memory,       // LD/ST unit busy or back-pressured by the memory system
+  Throttled,    // vetoed by the policy or blocked by an allocator (sharing lock)
+};
+const char* to_string(StallKind kind);
+
+enum class BarrierEvent : uint8_t { Arrive, Release };
+
+struct WarpInfo {
+  uint32_t slot = 0;        // SM-wide warp slot
+  uint32_t scheduler = 0;   // slot mod schedulers
+  uint64_t age = 0;         // launch order on the SM (smaller = older)
+  uint32_t cta_slot = 0;
+  uint64_t cta_id = 0;      // linear CTA id in its launch
+  uint32_t warp_in_cta = 0;
+};
+
+struct PolicyParams {
+  std::string name = "gto";        // lrr | gto | two_level
+  uint32_t schedulers = 1;
+  uint32_t max_warps = 48;         // warp slots of the SM
+  uint32_t active_set_size = 8;    // two_level
+  std::string inner_policy = "lrr";  // two_level: lrr | gto
+  std::string outer_policy = "lrr";  // two_level: lrr | gto
+  uint32_t warp_limit = 0;         // swl/ccws/daws (not implemented yet)
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual const char* name() const = 0;
+
+  // A warp starts (CTA launch) / leaves (it finished).
+  virtual void warp_added(const WarpInfo& warp) = 0;
+  virtual void warp_removed(uint32_t slot) = 0;
+
+  // Warps of `scheduler` in priority order for `cycle` (only warps the policy
+  // wants offered). `out` is cleared first; the SM reuses it every cycle.
+  virtual void order(unsigned scheduler, uint64_t cycle, std::vector<uint32_t>& out) = 0;
+
+  // False vetoes instruction class `cls` for warp `slot` this cycle.
+  virtual bool allows(uint32_t slot, functional::ExecClass cls) const {
+    (void)slot;
+    (void)cls;
+    return true;
+  }
+
+  // Events.
+  virtual void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) {
+    (void)slot, (void)scheduler, (void)cls, (void)cycle;
+  }
+  // An offered warp could not issue (reported for every warp the SM examined).
+  virtual void on_stall(uint32_t slot, StallKind kind, uint64_t cycle) { (void)slot, (void)kind, (void)cycle; }
+  virtual void on_barrier(uint32_t slot, BarrierEvent event, uint64_t cycle) { (void)slot, (void)event, (void)cycle; }
+  // L1D events of accesses made by this SM (hit/miss/merge/fill/evict).
+  virtual void on_cache_event(const CacheEvent& event) { (void)event; }
+  virtual void on_cta_launch(uint32_t cta_slot, uint64_t cta_id, uint64_t cycle) {
+    (void)cta_slot, (void)cta_id, (void)cycle;
+  }
+  virtual void on_cta_exit(uint32_t cta_slot, uint64_t cta_id, uint64_t cycle) {
+    (void)cta_slot, (void)cta_id, (void)cycle;
+  }
+
+  // One line of policy state for stall reports ("" when nothing to say).
+  virtual std::string describe(unsigned scheduler) const {
+    (void)scheduler;
+    return "";
+  }
+};
+
+// The policy named by params.name. Throws Error(Config) naming the policy
+// when it is unknown or not implemented yet.
+std::unique_ptr<Policy> make_policy(const PolicyParams& params);
+
+}  // namespace simtlm::models::sched

@@ -1,0 +1,119 @@
+#include "models/sched/two_level.h"
+
+#include <algorithm>
+
+#include "simtlm/error.h"
+
+namespace simtlm::models::sched {
+
+namespace {
+bool parse_inner(const std::string& v, const char* key) {
+  if (v == "lrr") return false;
+  if (v == "gto") return true;
+  throw Error(ErrorKind::Config, std::string(key) + " '" + v + "' is not one of lrr, gto");
+}
+}  // namespace
+
+TwoLevelPolicy::TwoLevelPolicy(const PolicyParams& params)
+    : capacity_(params.active_set_size == 0 ? 1 : params.active_set_size),
+      inner_gto_(parse_inner(params.inner_policy, "gpu.sm.scheduler.two_level.inner_policy")),
+      outer_gto_(parse_inner(params.outer_policy, "gpu.sm.scheduler.two_level.outer_policy")),
+      sched_(params.schedulers),
+      owner_(params.max_warps, 0),
+      age_(params.max_warps, 0) {}
+
+std::vector<uint32_t> TwoLevelPolicy::pending(unsigned scheduler) const {
+  return std::vector<uint32_t>(sched_[scheduler].pending.begin(), sched_[scheduler].pending.end());
+}
+
+void TwoLevelPolicy::promote(Sched& s) {
+  while (s.active.size() < capacity_ && !s.pending.empty()) {
+    auto pick = s.pending.begin();
+    if (outer_gto_) {
+      pick = std::min_element(s.pending.begin(), s.pending.end(),
+                              [this](uint32_t a, uint32_t b) { return age_[a] < age_[b]; });
+    }
+    const uint32_t slot = *pick;
+    s.pending.erase(pick);
+    s.active.insert(std::upper_bound(s.active.begin(), s.active.end(), slot), slot);
+  }
+}
+
+void TwoLevelPolicy::demote(Sched& s, uint32_t slot) {
+  auto it = std::lower_bound(s.active.begin(), s.active.end(), slot);
+  if (it == s.active.end() || *it != slot) return;
+  if (s.pending.empty()) return;  // nobody to take its place: stay active
+  s.active.erase(it);
+  s.pending.push_back(slot);
+  promote(s);
+}
+
+void TwoLevelPolicy::warp_added(const WarpInfo& warp) {
+  if (warp.slot >= owner_.size()) {
+    owner_.resize(warp.slot + 1, 0);
+    age_.resize(warp.slot + 1, 0);
+  }
+  owner_[warp.slot] = warp.scheduler;
+  age_[warp.slot] = warp.age;
+  Sched& s = sched_[warp.scheduler];
+  s.pending.push_back(warp.slot);
+  promote(s);
+}
+
+void TwoLevelPolicy::warp_removed(uint32_t slot) {
+  Sched& s = sched_[owner_[slot]];
+  auto it = std::lower_bound(s.active.begin(), s.active.end(), slot);
+  if (it != s.active.end() && *it == slot) {
+    s.active.erase(it);
+  } else {
+    s.pending.erase(std::remove(s.pending.begin(), s.pending.end(), slot), s.pending.end());
+  }
+  if (s.last == static_cast<int64_t>(slot)) s.last = -1;
+  promote(s);
+}
+
+void TwoLevelPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& out) {
+  out.clear();
+  const Sched& s = sched_[scheduler];
+  const auto& v = s.active;
+  if (v.empty()) return;
+  if (inner_gto_) {
+    if (s.last >= 0 && std::binary_search(v.begin(), v.end(), static_cast<uint32_t>(s.last))) {
+      out.push_back(static_cast<uint32_t>(s.last));
+    }
+    const size_t first = out.size();
+    for (uint32_t w : v) {
+      if (static_cast<int64_t>(w) != s.last) out.push_back(w);
+    }
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [this](uint32_t a, uint32_t b) { return age_[a] < age_[b]; });
+    return;
+  }
+  size_t start = 0;
+  if (s.last >= 0) {
+    start = static_cast<size_t>(std::upper_bound(v.begin(), v.end(), static_cast<uint32_t>(s.last)) - v.begin());
+    if (start == v.size()) start = 0;
+  }
+  out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(start), v.end());
+  out.insert(out.end(), v.begin(), v.begin() + static_cast<std::ptrdiff_t>(start));
+}
+
+void TwoLevelPolicy::on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass, uint64_t) {
+  sched_[scheduler].last = slot;
+}
+
+void TwoLevelPolicy::on_stall(uint32_t slot, StallKind kind, uint64_t) {
+  if (kind != StallKind::LongLatency && kind != StallKind::Barrier) return;
+  demote(sched_[owner_[slot]], slot);
+}
+
+std::string TwoLevelPolicy::describe(unsigned scheduler) const {
+  const Sched& s = sched_[scheduler];
+  std::string r = "two_level: active {";
+  for (size_t i = 0; i < s.active.size(); ++i) r += (i ? "," : "") + std::to_string(s.active[i]);
+  r += "} pending {";
+  for (size_t i = 0; i < s.pending.size(); ++i) r += (i ? "," : "") + std::to_string(s.pending[i]);
+  return r + "}";
+}
+
+}  // namespace simtlm::models::sched

@@ -1,0 +1,81 @@
+// Static timing facts of every instruction of a kernel, computed once per
+// launch (per LaunchContext) so the issue path does no decoding: the
+// execution pipeline and collector-unit set it uses, its latency and
+// initiation interval, the registers it reads and writes (scoreboard and
+// register banks), and the memory path of loads/stores.
+//
+// Execution classes (functional::ExecClass) map to pipelines as follows
+// (docs/sm-model.md, "Execution units"):
+//   Int                -> INT pipeline (SP when gpu.sm.exec.int.count = 0);
+//                         div/rem -> SFU
+//   Fp                 -> SP
+//   Sfu                -> SFU
+//   Dp                 -> DP pipeline (SFU when gpu.sm.exec.dp.count = 0)
+//   Load/Store/Atomic/Reduction -> LD/ST
+//   Branch/Barrier/Exit/Collective/Nop/Extension -> SP with the SP default timing
+// Latency/interval: the gpu.sm.op.<int|fp|dp>.<add|max|mul|mad|div> entry of
+// the opcode when it has one, else the class default (gpu.sm.exec.<class>).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "functional/executor.h"
+#include "models/sm/sm_params.h"
+
+namespace simtlm::models {
+
+enum class ExecUnit : uint8_t { Sp, Sfu, Dp, Int, Ldst };
+inline constexpr unsigned kNumExecUnits = 5;
+const char* to_string(ExecUnit unit);
+
+enum class CollectorSet : uint8_t { Alu, Sfu, Mem };
+inline constexpr unsigned kNumCollectorSets = 3;
+
+// Where a memory instruction's lanes go (decided statically from the PTX
+// state space; Generic is split per lane at issue).
+enum class MemPath : uint8_t {
+  None,
+  Shared,
+  Const,
+  Param,      // kernel parameters (ld.param)
+  CallParam,  // per-thread slots of inlined call parameters (registers on hardware)
+  Global,
+  Local,
+  Generic,
+};
+
+struct InstTiming {
+  static constexpr unsigned kMaxSrc = 10;
+  static constexpr unsigned kMaxDst = 4;
+
+  functional::ExecClass cls = functional::ExecClass::Nop;
+  ExecUnit unit = ExecUnit::Sp;     // after the count-0 fallbacks
+  CollectorSet collector = CollectorSet::Alu;
+  MemPath path = MemPath::None;
+  uint32_t latency = 1;
+  uint32_t interval = 1;
+  uint8_t num_src = 0;
+  uint8_t num_dst = 0;
+  uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
+  uint32_t dst[kMaxDst] = {};       // register indices written
+  bool is_memory() const { return unit == ExecUnit::Ldst; }
+};
+
+class KernelTiming {
+ public:
+  KernelTiming(const functional::LaunchContext& ctx, const SmParams& params);
+
+  // pc == number of instructions is the implicit exit.
+  const InstTiming& at(uint32_t pc) const { return insts_[pc < insts_.size() ? pc : insts_.size() - 1]; }
+  uint32_t size() const { return static_cast<uint32_t>(insts_.size()); }
+  const functional::LaunchContext& ctx() const { return *ctx_; }
+  uint32_t num_regs() const { return num_regs_; }
+
+ private:
+  const functional::LaunchContext* ctx_;
+  uint32_t num_regs_;
+  std::vector<InstTiming> insts_;
+};
+
+}  // namespace simtlm::models

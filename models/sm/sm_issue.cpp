@@ -1,0 +1,412 @@
+// Sm: schedulers, issue (functional execution + timing), operand collection,
+// execution pipelines and the LD/ST unit (coalescer, shared memory, constant
+// cache, transactions toward the L1D / bypass).
+#include <algorithm>
+
+#include "functional/launch.h"
+#include "models/sm/sm.h"
+
+namespace simtlm::models {
+
+using functional::ExecClass;
+using sched::StallKind;
+
+namespace {
+
+// Which stall a slot reports when several warps stall: the most advanced one.
+int priority(uint8_t reason) {
+  switch (reason) {
+    case 6: case 5: case 7: return 5;  // memory, pipeline, throttled
+    case 4: return 4;                  // scoreboard
+    case 3: return 3;                  // barrier
+    case 2: return 2;                  // fetch
+    default: return 1;                 // idle
+  }
+}
+
+size_t earliest(const std::vector<uint64_t>& v) {
+  return static_cast<size_t>(std::min_element(v.begin(), v.end()) - v.begin());
+}
+
+// Generic-window base for shared/local lanes of generic accesses.
+constexpr uint64_t kLocalSmStride = 1ull << 36;
+
+}  // namespace
+
+void Sm::issue_stage(uint64_t c) {
+  uint64_t* slots = &stats_.slot_issued;
+  for (uint32_t s = 0; s < p_.schedulers; ++s) {
+    uint8_t best = kIdle;
+    bool issued = false;
+    if (sched_live_[s] > 0) {
+      policy_->order(s, c, order_buf_);
+      for (uint32_t slot : order_buf_) {
+        if (slot >= warps_.size() || !warps_[slot].live) continue;
+        StallKind stall = StallKind::Fetch;
+        const Reason r = check_ready(slot, c, stall);
+        if (r == kIssued) {
+          if (!issue(slot, c)) return;  // device fault
+          issued = true;
+          for (uint32_t extra = 1; extra < p_.max_issue_per_warp && warps_[slot].live; ++extra) {
+            if (check_ready(slot, c, stall) != kIssued) break;
+            if (!issue(slot, c)) return;
+          }
+          break;
+        }
+        warps_[slot].last_stall = stall;
+        policy_->on_stall(slot, stall, c);
+        if (priority(r) > priority(best)) best = r;
+      }
+    }
+    const uint8_t reason = issued ? static_cast<uint8_t>(kIssued) : best;
+    last_reason_[s] = reason;
+    ++slots[reason];
+  }
+}
+
+Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
+  WarpState& w = warps_[slot];
+  functional::Warp& fw = *w.warp;
+  w.blocking_reg = kNone;
+  if (fw.waiting()) {
+    stall = StallKind::Barrier;
+    return kBarrier;
+  }
+  if (w.ib_count == 0) {
+    stall = StallKind::Fetch;
+    return kFetch;
+  }
+  if (w.ib_pc != fw.pc()) {
+    // The warp went elsewhere (taken/divergent branch, reconvergence).
+    flush_ibuffer(w);
+    want_fetch(slot);
+    stall = StallKind::Fetch;
+    return kFetch;
+  }
+  const CtaState& cs = ctas_[w.cta_slot];
+  const InstTiming& info = cs.timing->at(w.ib_pc);
+  for (unsigned i = 0; i < info.num_src; ++i) {
+    if (reg_set(w.pending, info.src[i])) {
+      w.blocking_reg = info.src[i];
+      stall = reg_set(w.pending_long, info.src[i]) ? StallKind::LongLatency : StallKind::Scoreboard;
+      return kScoreboard;
+    }
+  }
+  for (unsigned i = 0; i < info.num_dst; ++i) {
+    if (reg_set(w.pending, info.dst[i])) {
+      w.blocking_reg = info.dst[i];
+      stall = reg_set(w.pending_long, info.dst[i]) ? StallKind::LongLatency : StallKind::Scoreboard;
+      return kScoreboard;
+    }
+  }
+  bool blocked = !policy_->allows(slot, info.cls);
+  if (!blocked) {
+    IssueQuery q;
+    q.warp_slot = slot;
+    q.cta_slot = w.cta_slot;
+    q.cta_id = cs.linear_id;
+    q.warp_in_cta = w.warp_in_cta;
+    q.pc = w.ib_pc;
+    q.inst = cs.ctx->decoded(w.ib_pc).inst;
+    blocked = regs_->may_issue(q) == IssueCheck::Blocked || smem_alloc_->may_issue(q) == IssueCheck::Blocked;
+  }
+  if (blocked) {
+    throttled_this_cycle_ = true;
+    stall = StallKind::Throttled;
+    return kThrottled;
+  }
+  const bool mem = info.is_memory();
+  const std::vector<uint64_t>& cus = cu_free_[static_cast<unsigned>(info.collector)];
+  const uint64_t cu = cus[earliest(cus)];
+  if (cu > c) {
+    structural_wake_ = std::min(structural_wake_, cu);
+    stall = mem ? StallKind::Memory : StallKind::Pipeline;
+    return mem ? kMemory : kPipeline;
+  }
+  const std::vector<uint64_t>& units = unit_free_[static_cast<unsigned>(info.unit)];
+  const uint64_t unit = units[earliest(units)];
+  if (unit > c + 1) {
+    structural_wake_ = std::min(structural_wake_, unit - 1);
+    stall = mem ? StallKind::Memory : StallKind::Pipeline;
+    return mem ? kMemory : kPipeline;
+  }
+  if (mem && backlog_head_ < backlog_.size()) {
+    stall = StallKind::Memory;
+    return kMemory;
+  }
+  return kIssued;
+}
+
+bool Sm::issue(uint32_t slot, uint64_t c) {
+  WarpState& w = warps_[slot];
+  CtaState& cs = ctas_[w.cta_slot];
+  functional::Warp& fw = *w.warp;
+  const uint32_t pc = w.ib_pc;
+  const InstTiming& info = cs.timing->at(pc);
+  const uint64_t before_i = fw.instructions();
+  const uint64_t before_t = fw.thread_instructions();
+  const functional::ExecRecord* rec = nullptr;
+  try {
+    rec = &functional::execute(fw, *cs.cta, *cs.ctx);
+  } catch (...) {
+    raise_fault(std::current_exception());
+    return false;
+  }
+  ++w.ib_pc;
+  --w.ib_count;
+  stats_.warp_instructions += fw.instructions() - before_i;
+  stats_.thread_instructions += fw.thread_instructions() - before_t;
+  ++stats_.class_instructions[static_cast<unsigned>(rec->cls) % SmStats::kExecClasses];
+  last_issue_cycle_ = c;
+  issued_this_cycle_ = true;
+
+  // Operand collection: a collector unit reads the sources from the banks.
+  const uint64_t operands = banks_.read(info.src, info.num_src, slot, c);
+  std::vector<uint64_t>& cus = cu_free_[static_cast<unsigned>(info.collector)];
+  std::vector<uint64_t>& units = unit_free_[static_cast<unsigned>(info.unit)];
+  const size_t u = earliest(units);
+  const uint64_t exec = std::max(operands, units[u]);
+  cus[earliest(cus)] = exec;  // the collector unit dispatches at `exec`
+
+  if (!info.is_memory()) {
+    units[u] = exec + info.interval;
+    if (info.num_dst != 0) {
+      set_pending(w, info, false);
+      ++w.outstanding;
+      ++cs.outstanding;
+      events_.push({exec + info.latency, event_seq_++, slot, 0, &info});
+    }
+  } else {
+    issue_memory(slot, w, cs, *rec, info, exec, units[u]);
+  }
+
+  // Policy first (it may still see the warp), then control-flow effects.
+  policy_->on_issue(slot, w.scheduler, rec->cls, c);
+  if (issue_obs_) {
+    IssueRecord r;
+    r.cycle = c;
+    r.scheduler = w.scheduler;
+    r.warp_slot = slot;
+    r.cta_id = cs.linear_id;
+    r.warp_in_cta = w.warp_in_cta;
+    r.pc = pc;
+    r.cls = rec->cls;
+    issue_obs_(r);
+  }
+  if (rec->waiting) {
+    w.at_barrier = true;
+    policy_->on_barrier(slot, sched::BarrierEvent::Arrive, c);
+  }
+  if (rec->released) {
+    for (uint32_t ws : cs.warp_slots) {
+      WarpState& o = warps_[ws];
+      if (o.at_barrier && o.warp != nullptr && !o.warp->waiting()) {
+        o.at_barrier = false;
+        policy_->on_barrier(ws, sched::BarrierEvent::Release, c);
+      }
+    }
+  }
+  if (rec->finished) {
+    w.live = false;
+    w.ib_count = 0;
+    --sched_live_[w.scheduler];
+    --resident_warps_;
+    --cs.warps_left;
+    policy_->warp_removed(slot);
+    if (cs.warps_left == 0 && cs.outstanding == 0) cta_check_.push_back(w.cta_slot);
+    return true;
+  }
+  if (w.ib_count > 0 && w.ib_pc != fw.pc()) flush_ibuffer(w);
+  if (w.ib_count == 0) want_fetch(slot);
+  return true;
+}
+
+uint64_t Sm::local_address(uint32_t slot, unsigned lane, uint64_t offset) const {
+  // Local memory is interleaved word by word across the SM's thread slots so
+  // that the same local variable of consecutive lanes is contiguous (as the
+  // hardware lays it out); each SM has its own region.
+  const uint64_t threads = uint64_t(max_warps_) * p_.warp_size;
+  const uint64_t thread = uint64_t(slot) * p_.warp_size + lane;
+  return functional::kLocalWindowBase + uint64_t(p_.id) * kLocalSmStride +
+         ((offset / 4) * threads + thread) * 4 + (offset % 4);
+}
+
+void Sm::issue_memory(uint32_t slot, WarpState& w, CtaState& cs, const functional::ExecRecord& rec,
+                      const InstTiming& info, uint64_t exec, uint64_t& unit_free) {
+  const uint64_t start = exec + (p_.ldst.latency - 1);  // first cycle of the access
+  const uint64_t exec_mask = rec.exec_mask;
+  const bool load = rec.cls == ExecClass::Load;
+  const bool store = rec.cls == ExecClass::Store;
+  const bool atomic = rec.cls == ExecClass::Atomic || rec.cls == ExecClass::Reduction;
+  uint64_t shared = 0, local = 0, global = 0, cnst = 0;
+  bool param = false, call_param = false;
+  uint64_t shared_base = 0, local_base = 0;
+  switch (info.path) {
+    case MemPath::Shared: shared = exec_mask; break;
+    case MemPath::Const: cnst = exec_mask; break;
+    case MemPath::Param: param = exec_mask != 0; break;
+    case MemPath::CallParam: call_param = exec_mask != 0; break;
+    case MemPath::Local: local = exec_mask; break;
+    case MemPath::Generic:
+      shared = exec_mask & rec.shared_lanes;
+      local = exec_mask & rec.local_lanes;
+      global = exec_mask & ~(shared | local);
+      shared_base = functional::kSharedWindowBase;
+      local_base = functional::kLocalWindowBase;
+      break;
+    default: global = exec_mask; break;
+  }
+
+  uint32_t passes = 1;
+  bool has_fixed = false;
+  uint64_t fixed_done = start + 1;
+  if (exec_mask == 0) has_fixed = true;  // every lane guarded off: nothing to access
+  if (shared != 0) {
+    const uint32_t d = smem_banks_.degree(rec.addresses, shared, rec.access_bytes, shared_base);
+    passes = std::max(passes, d);
+    has_fixed = true;
+    fixed_done = std::max(fixed_done, start + p_.smem_latency + d - 1);
+    ++stats_.smem_instructions;
+    stats_.smem_passes += d;
+    stats_.smem_bank_conflicts += d - 1;
+  }
+  if (cnst != 0) {
+    // The constant cache delivers one word per pass (broadcast to every lane
+    // reading it); each distinct word is looked up in its pass.
+    const_words_.clear();
+    const uint32_t bytes = rec.access_bytes == 0 ? 4 : rec.access_bytes;
+    for (uint64_t m = cnst; m; m &= m - 1) {
+      const uint64_t a = rec.addresses[__builtin_ctzll(m)];
+      for (uint64_t word = a / 4; word <= (a + bytes - 1) / 4; ++word) const_words_.push_back(word);
+    }
+    std::sort(const_words_.begin(), const_words_.end());
+    const_words_.erase(std::unique(const_words_.begin(), const_words_.end()), const_words_.end());
+    const uint32_t n = static_cast<uint32_t>(const_words_.size());
+    for (uint32_t i = 0; i < n; ++i) {
+      fixed_done = std::max(fixed_done, const_cache_.access(const_words_[i] * 4, start + i));
+    }
+    passes = std::max(passes, n);
+    has_fixed = true;
+    ++stats_.const_instructions;
+    stats_.const_passes += n;
+  }
+  if (param) {
+    has_fixed = true;
+    fixed_done = std::max(fixed_done, start + p_.param_latency);
+    ++stats_.param_instructions;
+  }
+  if (call_param) {
+    has_fixed = true;
+    fixed_done = std::max(fixed_done, start + p_.sp.latency);
+  }
+
+  // Global and local lanes: one transaction per line touched.
+  const size_t first_txn = backlog_.size();
+  const AccessKind kind = atomic ? AccessKind::Atomic : store ? AccessKind::Store : AccessKind::Load;
+  const bool bypass = !l1d_ || atomic || (load && !p_.l1d_cache_global);
+  auto emit = [&](StateSpace space, bool bypass_l1) {
+    for (const LineRequest& lr : coalescer_.lines()) {
+      Txn t;
+      t.addr = lr.line;
+      t.sectors = lr.sectors;
+      t.slot = slot;
+      t.pc = rec.pc;
+      t.cta_id = cs.linear_id;
+      t.ready = start;
+      t.kind = kind;
+      t.space = space;
+      t.bypass = bypass_l1;
+      backlog_.push_back(t);
+    }
+  };
+  const uint32_t bytes = rec.access_bytes == 0 ? 1 : rec.access_bytes;
+  if (global != 0) {
+    coalescer_.clear();
+    for (uint64_t m = global; m; m &= m - 1) coalescer_.add(rec.addresses[__builtin_ctzll(m)], bytes);
+    emit(StateSpace::Global, bypass);
+    if (load) ++stats_.global_load_instructions;
+    if (store) ++stats_.global_store_instructions;
+    if (atomic) ++stats_.atomic_instructions;
+  }
+  if (local != 0) {
+    coalescer_.clear();
+    for (uint64_t m = local; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctzll(m));
+      const uint64_t off = rec.addresses[lane] - local_base;
+      for (uint64_t b = 0; b < bytes; b += 4) {
+        coalescer_.add(local_address(slot, lane, off + b), std::min<uint32_t>(4, static_cast<uint32_t>(bytes - b)));
+      }
+    }
+    emit(StateSpace::Local, !l1d_ || atomic);
+    if (load) ++stats_.local_load_instructions;
+    if (store) ++stats_.local_store_instructions;
+  }
+  const uint32_t txns = static_cast<uint32_t>(backlog_.size() - first_txn);
+  if (txns == 0 && !has_fixed) has_fixed = true;
+
+  const uint32_t op = new_memop();
+  MemOp& m = memops_[op];
+  m.slot = slot;
+  m.info = &info;
+  m.transactions = txns;
+  m.remaining = txns + (has_fixed ? 1 : 0);
+  for (size_t i = first_txn; i < backlog_.size(); ++i) backlog_[i].op = op;
+
+  unit_free = exec + std::max(passes, p_.ldst.initiation_interval);
+  if (info.num_dst != 0) set_pending(w, info, txns != 0);
+  ++w.outstanding;
+  ++cs.outstanding;
+  if (has_fixed) events_.push({fixed_done, event_seq_++, kNone, op, &info});
+}
+
+void Sm::send_transactions(uint64_t c) {
+  if (backlog_head_ >= backlog_.size()) return;
+  const Txn& t = backlog_[backlog_head_];
+  if (t.ready > c) return;
+  AtInitiatorPort& port = (t.bypass || !l1d_port_) ? *bypass_port_ : *l1d_port_;
+  if (!port.request_ready()) {
+    if (blocked_since_ == kNever) blocked_since_ = c;
+    return;
+  }
+  if (blocked_since_ != kNever) {
+    stats_.ldst_blocked_cycles += c - blocked_since_;
+    blocked_since_ = kNever;
+  }
+  tlm::tlm_generic_payload* tr = pool_.allocate();
+  tr->acquire();
+  tr->set_command(t.kind == AccessKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  tr->set_address(t.addr);
+  tr->set_data_ptr(nullptr);
+  tr->set_data_length(p_.coalesce_line_bytes);
+  tr->set_streaming_width(p_.coalesce_line_bytes);
+  tr->set_byte_enable_ptr(nullptr);
+  tr->set_byte_enable_length(0);
+  tr->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  MemExtension& ext = mem_ext(*tr, name());
+  ext.reset();
+  ext.sm_id = static_cast<int32_t>(p_.id);
+  ext.warp_id = static_cast<int32_t>(t.slot);
+  ext.cta_id = static_cast<int32_t>(t.cta_id);
+  ext.pc = t.pc;
+  ext.space = t.space;
+  ext.kind = t.kind;
+  ext.sector_mask = t.sectors;
+  ext.sector_bytes = static_cast<uint16_t>(p_.coalesce_sector_bytes);
+  ext.request_id = t.op;
+  ext.issue_time = sc_core::sc_time_stamp();
+  switch (t.kind) {
+    case AccessKind::Store: ++stats_.store_transactions; break;
+    case AccessKind::Atomic: ++stats_.atomic_transactions; break;
+    default: ++stats_.load_transactions; break;
+  }
+  if (t.space == StateSpace::Local) ++stats_.local_transactions;
+  stats_.transaction_sectors += popcount32(t.sectors);
+  ++backlog_head_;
+  if (backlog_head_ == backlog_.size()) {
+    backlog_.clear();
+    backlog_head_ = 0;
+  }
+  port.send_request(*tr);
+}
+
+}  // namespace simtlm::models

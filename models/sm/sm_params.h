@@ -1,0 +1,127 @@
+// Parameters of one streaming multiprocessor (plain struct, DRAMSys style).
+// sm_params_from_config() fills it from the gpu.sm.* / gpu.l1d.* /
+// gpu.const_cache.* keys; tests fill it directly. validate() names the first
+// bad field. Defaults are the gtx480 preset.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "models/cache/cache_params.h"
+#include "models/sched/policy.h"
+
+namespace simtlm {
+class Config;
+}
+
+namespace simtlm::models {
+
+// One class of execution pipelines: `count` identical pipelines, each
+// accepting a new warp instruction every `initiation_interval` cycles and
+// producing its result `latency` cycles after it starts executing.
+struct ExecUnitParams {
+  uint32_t count = 1;
+  uint32_t latency = 1;
+  uint32_t initiation_interval = 1;
+};
+
+struct OpTiming {
+  uint32_t latency = 1;
+  uint32_t initiation_interval = 1;
+};
+
+// Per-opcode timing of one data type class (gpu.sm.op.<int|fp|dp>.*).
+struct OpTable {
+  OpTiming add;  // add, sub, addc, subc
+  OpTiming max;  // min, max
+  OpTiming mul;  // mul, mul24
+  OpTiming mad;  // mad, mad24, madc, fma, sad, dp4a, dp2a
+  OpTiming div;  // div, rem
+};
+
+struct SmParams {
+  uint32_t id = 0;
+  sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+
+  // Occupancy limits.
+  uint32_t warp_size = 32;
+  uint32_t max_threads = 1536;
+  uint32_t max_ctas = 8;
+  uint32_t registers = 32768;
+  uint32_t register_alloc_granularity = 4;
+  uint32_t max_registers_per_thread = 63;
+  std::string register_alloc_policy = "baseline";
+  double register_sharing_threshold = 0.1;
+  uint64_t shared_memory_bytes = 49152;
+  uint32_t shared_memory_alloc_granularity = 1;
+  std::string shared_alloc_policy = "baseline";
+  double shared_sharing_threshold = 0.1;
+
+  // Front end.
+  uint32_t fetch_width = 2;         // instructions per fetch (one warp per cycle)
+  uint32_t ibuffer_entries = 2;     // per warp
+  uint32_t instruction_bytes = 8;   // instruction address = pc * instruction_bytes
+  bool icache_perfect = false;
+  uint32_t icache_sets = 4;
+  uint32_t icache_ways = 4;
+  uint32_t icache_line_bytes = 128;
+  uint32_t icache_mshrs = 2;
+  uint32_t icache_hit_latency = 1;
+  uint32_t icache_miss_latency = 128;  // fixed: stands for an L2 round trip
+
+  // Issue.
+  uint32_t schedulers = 2;
+  uint32_t max_issue_per_warp = 1;  // instructions one scheduler may issue from its warp per cycle
+  sched::PolicyParams policy;       // name/active set; schedulers/max_warps are filled in by the Sm
+
+  // Operand collection.
+  uint32_t regfile_banks = 16;
+  uint32_t regfile_ports_per_bank = 1;
+  uint32_t collector_units = 6;      // SP/INT/DP instructions
+  uint32_t collector_units_sfu = 8;
+  uint32_t collector_units_mem = 2;
+
+  // Execution units. count 0 for int/dp = that class runs on SP/SFU.
+  ExecUnitParams sp{2, 1, 1};
+  ExecUnitParams sfu{1, 8, 8};
+  ExecUnitParams dp{0, 8, 8};
+  ExecUnitParams int_unit{0, 1, 1};
+  ExecUnitParams ldst{1, 1, 1};
+  OpTable op_int{{4, 1}, {13, 2}, {4, 2}, {5, 1}, {145, 8}};
+  OpTable op_fp{{4, 1}, {13, 2}, {4, 1}, {5, 1}, {39, 4}};
+  OpTable op_dp{{8, 8}, {19, 16}, {8, 8}, {8, 8}, {330, 130}};
+
+  // Shared memory.
+  uint32_t smem_banks = 32;
+  uint32_t smem_bank_width_bytes = 4;
+  uint32_t smem_latency = 26;
+
+  // Constant cache (misses cost a fixed latency) and kernel parameters.
+  uint32_t const_sets = 64;
+  uint32_t const_ways = 2;
+  uint32_t const_line_bytes = 64;
+  uint32_t const_hit_latency = 35;
+  uint32_t const_miss_latency = 128;
+  uint32_t param_latency = 35;      // ld.param (kernel parameters live in a constant bank)
+
+  // Global/local memory.
+  uint32_t coalesce_line_bytes = 128;
+  uint32_t coalesce_sector_bytes = 32;
+  bool l1d_enabled = true;
+  bool l1d_cache_global = true;     // false: global loads bypass the L1D
+  CacheParams l1d;                  // clock_period is overwritten with the SM's
+
+  uint32_t max_warps() const { return (max_threads + warp_size - 1) / warp_size; }
+  // Throws Error(Config) naming the SM and the field.
+  void validate() const;
+};
+
+// SM `sm_id` of the GPU described by `cfg` (gpu.sm.*, gpu.l1d.*,
+// gpu.const_cache.*, gpu.clocks.core_mhz). Fixed latencies that have no key
+// (instruction/constant-cache misses, parameter loads) are derived as
+// documented in docs/sm-model.md.
+SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id);
+
+}  // namespace simtlm::models

@@ -1,0 +1,52 @@
+#include "models/smem/allocator.h"
+
+#include "simtlm/error.h"
+
+namespace simtlm::models::smem {
+
+namespace {
+uint64_t round_up(uint64_t v, uint64_t g) { return g <= 1 ? v : (v + g - 1) / g * g; }
+}  // namespace
+
+BaselineAllocator::BaselineAllocator(const AllocatorParams& params)
+    : capacity_(params.bytes),
+      granularity_(params.granularity == 0 ? 1 : params.granularity),
+      per_slot_(params.max_ctas, 0),
+      occupied_(params.max_ctas, false) {}
+
+uint64_t BaselineAllocator::bytes(const CtaShape& shape) const { return round_up(shape.shared_bytes, granularity_); }
+
+uint32_t BaselineAllocator::max_ctas(const CtaShape& shape) const {
+  const uint64_t b = bytes(shape);
+  if (b == 0) return static_cast<uint32_t>(per_slot_.size());
+  const uint64_t n = capacity_ / b;
+  return static_cast<uint32_t>(n < per_slot_.size() ? n : per_slot_.size());
+}
+
+bool BaselineAllocator::can_admit(const CtaShape& shape) const { return used_ + bytes(shape) <= capacity_; }
+
+void BaselineAllocator::admit(uint32_t cta_slot, const CtaShape& shape) {
+  if (cta_slot >= per_slot_.size() || occupied_[cta_slot] || !can_admit(shape)) {
+    throw Error(ErrorKind::Internal, "shared-memory allocator: bad admission of CTA slot " + std::to_string(cta_slot));
+  }
+  per_slot_[cta_slot] = bytes(shape);
+  occupied_[cta_slot] = true;
+  used_ += per_slot_[cta_slot];
+}
+
+void BaselineAllocator::release(uint32_t cta_slot) {
+  if (cta_slot >= per_slot_.size() || !occupied_[cta_slot]) {
+    throw Error(ErrorKind::Internal, "shared-memory allocator: release of empty CTA slot " + std::to_string(cta_slot));
+  }
+  used_ -= per_slot_[cta_slot];
+  per_slot_[cta_slot] = 0;
+  occupied_[cta_slot] = false;
+}
+
+std::unique_ptr<Allocator> make_allocator(const AllocatorParams& params) {
+  if (params.policy == "baseline") return std::make_unique<BaselineAllocator>(params);
+  throw Error(ErrorKind::Config, "gpu.sm.smem.alloc_policy '" + params.policy +
+                                     "' is not implemented yet (available: baseline)");
+}
+
+}  // namespace simtlm::models::smem

@@ -1,0 +1,35 @@
+// Shared-memory bank conflicts of one warp access.
+//
+// Word w (address / bank_width) lives in bank w mod banks. Lanes reading the
+// same word are served together (broadcast, no conflict); distinct words of
+// one bank serialise. The conflict degree of an access is the largest number
+// of distinct words any bank must deliver, and the access takes that many
+// passes through the shared-memory pipeline (degree 1 = conflict-free).
+// Accesses wider than a bank (64/128-bit, vectors) touch every bank word they
+// cover.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace simtlm::models::smem {
+
+class Banks {
+ public:
+  Banks(uint32_t banks, uint32_t bank_width_bytes);
+
+  // Degree of the access of `lanes` (bit i = lane i) whose byte addresses are
+  // addrs[i] - base (base lets callers pass generic addresses), each lane
+  // touching `bytes` bytes. 0 when no lane accesses.
+  uint32_t degree(const uint64_t* addrs, uint64_t lanes, uint32_t bytes, uint64_t base = 0);
+
+  uint32_t banks() const { return banks_; }
+
+ private:
+  uint32_t banks_;
+  uint32_t width_;
+  std::vector<uint64_t> words_;    // scratch: words of the access
+  std::vector<uint32_t> per_bank_; // scratch: distinct words per bank
+};
+
+}  // namespace simtlm::models::smem
