@@ -2,10 +2,12 @@
 #include "frontend/ir/printer.h"
 
 #include <cinttypes>
+#include <algorithm>
 #include <cstdio>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "frontend/ptx/extensions.h"
 #include "frontend/ptx/special_regs.h"
 
 namespace simtlm::ir {
@@ -338,10 +340,38 @@ std::string brx_list_name(const Function& f, const Instruction& inst) {
   return "$BT";
 }
 
+// Extension instructions: the opcode as written (all its modifiers) followed
+// by the operands (keywords of kExtName positions printed as names when the
+// position takes no plain immediate). Uses the global extension registry.
+std::string extension_text(const Names& n, const Instruction& inst) {
+  std::string_view t = inst.text;
+  if (!t.empty() && t[0] == '@') t = t.substr(std::min(t.size(), t.find(' ') + 1));
+  std::string s(t.substr(0, t.find(' ')));
+  const auto* def = frontend::ptx::ExtensionRegistry::global().find(inst.ext_id);
+  for (size_t i = 0; i < inst.ops.size(); ++i) {
+    s += i == 0 ? " " : ", ";
+    const Operand& o = inst.ops[i];
+    if (def && i < def->operands.size() && o.kind == OperandKind::Imm) {
+      const auto& spec = def->operands[i];
+      if ((spec.kinds & frontend::ptx::kExtName) && !(spec.kinds & frontend::ptx::kExtImm) &&
+          o.imm < spec.names.size()) {
+        s += spec.names[o.imm];
+        continue;
+      }
+    }
+    DataType t2 = def && i < def->operands.size() && def->operands[i].type != DataType::None
+                      ? def->operands[i].type
+                      : inst.type;
+    s += operand_text(n, o, t2);
+  }
+  return s;
+}
+
 std::string instruction_text(const Names& n, const Instruction& inst) {
-  if (inst.op == Opcode::Extension || inst.op == Opcode::Invalid) return inst.text;
+  if (inst.op == Opcode::Invalid) return inst.text;
   std::string s;
   if (inst.has_guard) s += std::string("@") + (inst.guard_negated ? "!" : "") + n.reg(inst.guard_reg) + " ";
+  if (inst.op == Opcode::Extension) return s + extension_text(n, inst);
   s += mnemonic(inst);
   if (inst.op == Opcode::Call) {
     s += " ";

@@ -62,3 +62,17 @@ TEST(Printer, ModuleReparses) {
   EXPECT_EQ(m->vars[1].init, m2->vars[1].init);
   EXPECT_EQ(m->vars[1].address_inits, m2->vars[1].address_inits);
 }
+
+TEST(Printer, ExtensionsUseUniqueNames) {
+  auto m = parse_kernel("  { .reg .b32 t;\n  bmsk.clamp.b32 t, %r1, 3;\n  }\n"
+                        "  { .reg .b32 t;\n  @!%p1 redux.sync.add.u32 t, %r2, -1;\n  }\n  @%p1 trap;\n");
+  std::string printed = print_module(*m);
+  const Function& k = m->functions[0];
+  uint32_t t1 = k.insts[0].ops[0].reg, t2 = k.insts[1].ops[0].reg;
+  EXPECT_NE(printed.find("bmsk.clamp.b32 t$" + std::to_string(t1) + ", %r1, 3"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("@!%p1 redux.sync.add.u32 t$" + std::to_string(t2) + ", %r2, -1"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("@%p1 trap;"), std::string::npos) << printed;
+  auto m2 = parse(printed, "printed.ptx");
+  EXPECT_EQ(m2->functions[0].insts[1].ops[0].reg, t2);
+}
