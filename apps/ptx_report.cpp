@@ -45,8 +45,8 @@ void print_function(std::ostream& out, const ir::Module& module, const ir::Funct
   row(out, "local per thread", std::to_string(f.local_bytes) + " bytes");
   const ir::FunctionAnalysis& a = f.analysis;
   if (a.done) {
-    row(out, "registers", std::to_string(a.regs_per_thread) + " x 32-bit, " +
-                              std::to_string(a.pred_regs) + " predicates");
+    row(out, "registers", std::to_string(a.regs_per_thread) + " x 32-bit, predicates " +
+                              std::to_string(a.pred_regs));
     row(out, "max live registers", std::to_string(a.max_live_regs32) + " x 32-bit");
   } else {
     row(out, "registers", "not analysed (" + std::to_string(f.regs.size()) + " virtual)");
@@ -59,7 +59,7 @@ void print_function(std::ostream& out, const ir::Module& module, const ir::Funct
   if (f.maxntid[0]) directives += ".maxntid " + dims(f.maxntid) + " ";
   if (f.minnctapersm) directives += ".minnctapersm " + std::to_string(f.minnctapersm) + " ";
   if (f.maxnreg) directives += ".maxnreg " + std::to_string(f.maxnreg) + " ";
-  if (!directives.empty()) row(out, "directives", directives);
+  if (!directives.empty()) row(out, "directives", directives.substr(0, directives.size() - 1));
 }
 
 bool is_module_variable(const ir::Module& module, uint32_t index) {

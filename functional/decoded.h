@@ -88,7 +88,8 @@ struct DecodedInst {
   uint8_t elem_bytes = 0;
   uint8_t vec = 1;
   bool sign_extend = false;
-  bool fast_load = false;  // scalar load, register address, shared/local/param, no sign extension
+  bool fast_load = false;   // scalar load, register address, shared/local/param, no sign extension
+  bool fast_store = false;  // scalar store, register address, shared/local
   AddrOperand addr;
 
   // Control flow.

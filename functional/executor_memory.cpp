@@ -351,9 +351,9 @@ void load_as(const DecodedInst& d, Warp& warp, uint64_t exec, const Resolved& r)
 // bounds/alignment check, read, write. A bad lane is reported directly (the
 // lanes before it were good), so a destination that is also the address
 // register cannot confuse the report.
-template <unsigned E>
+template <unsigned E, bool PerThread>
 void load_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
-                      uint8_t* hbase, uint64_t size, uint64_t stride, const char* what) {
+                      uint8_t* hbase, uint64_t size, const char* what) {
   ExecRecord& rec = warp.record();
   uint64_t* addrs = warp.addresses();
   rec.space = d.space;
@@ -362,29 +362,26 @@ void load_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchCo
   const uint64_t* base = warp.regs() + d.addr.reg_off;
   uint64_t* out = d.dst[0] == kNoDst ? warp.scratch(kTempSlot) : warp.regs() + d.dst[0];
   const uint64_t disp = d.addr.disp;
+  // a > limit covers "beyond the end"; an empty buffer gets limit ~0 and the
+  // alignment bit set so that every lane is rejected.
   const uint64_t limit = size >= E ? size - E : 0;
-  const bool empty = size < E;
+  const uint64_t reject = size >= E ? (E - 1) : ~0ull;
   auto bad = [&](unsigned l, uint64_t a) {
     if (a & (E - 1)) fault("misaligned", Access::Load, d.space, a, E, "", ctx, cta, warp, d, l);
     fault("out-of-bounds", Access::Load, d.space, a, E, what + std::to_string(size) + " bytes", ctx, cta,
           warp, d, l);
   };
+  auto lane = [&](unsigned l) {
+    const uint64_t a = base[l] + disp;
+    addrs[l] = a;
+    if (__builtin_expect((a > limit) | ((a & reject) != 0), 0)) bad(l, a);
+    out[l] = read_le(hbase + (PerThread ? l * size : 0) + a, E);
+  };
   const unsigned w = warp.width();
   if (exec == (w >= 64 ? ~0ull : (1ull << w) - 1)) {
-    for (unsigned l = 0; l < w; ++l) {
-      const uint64_t a = base[l] + disp;
-      addrs[l] = a;
-      if (a > limit || (a & (E - 1)) || empty) bad(l, a);
-      out[l] = read_le(hbase + l * stride + a, E);
-    }
+    for (unsigned l = 0; l < w; ++l) lane(l);
   } else {
-    for (uint64_t m = exec; m; m &= m - 1) {
-      const unsigned l = first_lane(m);
-      const uint64_t a = base[l] + disp;
-      addrs[l] = a;
-      if (a > limit || (a & (E - 1)) || empty) bad(l, a);
-      out[l] = read_le(hbase + l * stride + a, E);
-    }
+    for (uint64_t m = exec; m; m &= m - 1) lane(first_lane(m));
   }
 }
 
@@ -392,16 +389,16 @@ template <unsigned E>
 void load_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec) {
   switch (d.space) {
     case StateSpace::Shared:
-      load_buffer_fast<E>(d, warp, cta, ctx, exec, cta.shared(), cta.shared_size(), 0,
-                          "the CTA's shared memory is ");
+      load_buffer_fast<E, false>(d, warp, cta, ctx, exec, cta.shared(), cta.shared_size(),
+                                 "the CTA's shared memory is ");
       return;
     case StateSpace::Local:
-      load_buffer_fast<E>(d, warp, cta, ctx, exec, cta.local(warp.first_thread()), cta.local_size(),
-                          cta.local_size(), "the thread's local frame is ");
+      load_buffer_fast<E, true>(d, warp, cta, ctx, exec, cta.local(warp.first_thread()), cta.local_size(),
+                                "the thread's local frame is ");
       return;
     default:
-      load_buffer_fast<E>(d, warp, cta, ctx, exec, const_cast<uint8_t*>(ctx.params().data()),
-                          ctx.params().size(), 0, "the parameter buffer is ");
+      load_buffer_fast<E, false>(d, warp, cta, ctx, exec, const_cast<uint8_t*>(ctx.params().data()),
+                                 ctx.params().size(), "the parameter buffer is ");
       return;
   }
 }
@@ -425,8 +422,74 @@ void exec_load(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& 
   }
 }
 
+// Fast path for scalar stores with a register address into shared/local
+// memory: every lane is checked before any lane writes.
+template <unsigned E, bool PerThread>
+void store_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec,
+                       uint8_t* hbase, uint64_t size, const char* what) {
+  ExecRecord& rec = warp.record();
+  uint64_t* addrs = warp.addresses();
+  rec.space = d.space;
+  rec.access_bytes = E;
+  rec.addresses = addrs;
+  const uint64_t* base = warp.regs() + d.addr.reg_off;
+  const uint64_t* src = src_lanes(d.src[0], 0, warp, cta, ctx);
+  const uint64_t disp = d.addr.disp;
+  const uint64_t limit = size >= E ? size - E : 0;
+  const uint64_t reject = size >= E ? (E - 1) : ~0ull;
+  const unsigned w = warp.width();
+  const bool full = exec == (w >= 64 ? ~0ull : (1ull << w) - 1);
+  uint64_t bad = 0;
+  if (full) {
+    for (unsigned l = 0; l < w; ++l) {
+      const uint64_t a = base[l] + disp;
+      addrs[l] = a;
+      bad |= static_cast<uint64_t>((a > limit) | ((a & reject) != 0)) << l;
+    }
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) {
+      const unsigned l = first_lane(m);
+      const uint64_t a = base[l] + disp;
+      addrs[l] = a;
+      bad |= static_cast<uint64_t>((a > limit) | ((a & reject) != 0)) << l;
+    }
+  }
+  if (bad) {
+    const unsigned l = first_lane(bad);
+    const uint64_t a = addrs[l];
+    if (a & (E - 1)) fault("misaligned", Access::Store, d.space, a, E, "", ctx, cta, warp, d, l);
+    fault("out-of-bounds", Access::Store, d.space, a, E, what + std::to_string(size) + " bytes", ctx, cta,
+          warp, d, l);
+  }
+  auto lane = [&](unsigned l) { write_le(hbase + (PerThread ? l * size : 0) + addrs[l], src[l], E); };
+  if (full) {
+    for (unsigned l = 0; l < w; ++l) lane(l);
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) lane(first_lane(m));
+  }
+}
+
+template <unsigned E>
+void store_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec) {
+  if (d.space == StateSpace::Shared) {
+    store_buffer_fast<E, false>(d, warp, cta, ctx, exec, cta.shared(), cta.shared_size(),
+                                "the CTA's shared memory is ");
+  } else {
+    store_buffer_fast<E, true>(d, warp, cta, ctx, exec, cta.local(warp.first_thread()), cta.local_size(),
+                               "the thread's local frame is ");
+  }
+}
+
 void exec_store(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec) {
   const unsigned elem = d.elem_bytes;
+  if (d.fast_store) {
+    switch (elem) {
+      case 1: store_fast<1>(d, warp, cta, ctx, exec); return;
+      case 2: store_fast<2>(d, warp, cta, ctx, exec); return;
+      case 4: store_fast<4>(d, warp, cta, ctx, exec); return;
+      default: store_fast<8>(d, warp, cta, ctx, exec); return;
+    }
+  }
   const uint64_t* src[4] = {nullptr, nullptr, nullptr, nullptr};
   for (unsigned i = 0; i < d.vec; ++i) src[i] = src_lanes(d.src[i], i, warp, cta, ctx);
   const Resolved r = resolve(d, warp, cta, ctx, exec, elem * d.vec, Access::Store);

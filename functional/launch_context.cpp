@@ -298,6 +298,8 @@ DecodedInst LaunchContext::decode_one(const ir::Instruction& inst) {
       d.num_src = d.vec;
       d.addr = make_addr(ops[0], inst, d.space);
       if (d.space == StateSpace::Const) throw Unsupported{"store to the const space"};
+      d.fast_store = d.vec == 1 && d.addr.has_reg &&
+                     (d.space == StateSpace::Shared || d.space == StateSpace::Local);
       return d;
     }
     case Opcode::Atom:

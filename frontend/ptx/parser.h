@@ -93,7 +93,12 @@
 //   trap       Opcode::Extension, ext_id = ExtensionRegistry::kTrap, [].
 //   bar.warp.sync  Opcode::Extension, ext_id = ExtensionRegistry::kBarWarpSync,
 //              [membermask].
-//   extensions Opcode::Extension, ext_id = registered id (extensions.h).
+//   redux.sync Opcode::Extension, ext_id = kReduxSync, [d, a, membermask];
+//              atom = Add/Min/Max/And/Or/Xor, type = .u32/.s32/.b32.
+//   bmsk       Opcode::Extension, ext_id = kBmsk, [d, a(start), b(width)];
+//              shift_clamp = .clamp (else .wrap).
+//   extensions Opcode::Extension, ext_id = registered id (extensions.h); the
+//              operands follow the registered shape, same encodings as above.
 //
 // Guards `@p` / `@!p` set has_guard, guard_negated, guard_reg. Every
 // instruction has loc (line/column of the opcode) and text (its source text,

@@ -98,6 +98,7 @@ $L__BB0_2:
 	.shared .align 4 .b8 tile[1024];
 
 	ld.param.u32 	%r1, [bounded_param_0];
+	st.shared.u32 	[tile], %r1;
 	ret;
 }
 

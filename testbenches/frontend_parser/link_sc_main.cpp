@@ -1,6 +1,0 @@
-// sc_main lives in the static library simtlm_test_main, which the linker scans
-// before libsystemc.so asks for sc_main, so nothing would pull it in. Taking
-// its address here forces the archive member into the link. (Remove once the
-// test CMake links test_main.cpp as an object/whole archive.)
-extern "C" int sc_main(int argc, char* argv[]);
-int (*simtlm_parser_force_link_sc_main)(int, char*[]) = &sc_main;
