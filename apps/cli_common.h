@@ -38,6 +38,7 @@ const char* version();
 int cmd_run(const std::vector<std::string>& args, Io& io);
 int cmd_list(const std::vector<std::string>& args, Io& io);
 int cmd_ptx(const std::vector<std::string>& args, Io& io);
+int cmd_config(const std::vector<std::string>& args, Io& io);
 
 // Transient "simtlm: <what> ..." line on stderr when it is a terminal.
 class Progress {

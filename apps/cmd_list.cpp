@@ -54,6 +54,20 @@ void list_workloads(Io& io, bool details) {
   }
 }
 
+// One line about a preset: its "description", else the modelled GPU's name.
+std::string preset_summary(const nlohmann::json& j) {
+  if (j.contains("description") && j["description"].is_string())
+    return j["description"].get<std::string>();
+  std::string text;
+  if (j.contains("gpu") && j["gpu"].is_object()) {
+    const nlohmann::json& gpu = j["gpu"];
+    if (gpu.contains("name") && gpu["name"].is_string()) text = gpu["name"].get<std::string>();
+    if (gpu.contains("num_sms") && gpu["num_sms"].is_number())
+      text += (text.empty() ? "" : ", ") + gpu["num_sms"].dump() + " SMs";
+  }
+  return text;
+}
+
 void list_configs(Io& io, bool details) {
   namespace fs = std::filesystem;
   io.out << "Configurations (simtlm run --config FILE):\n";
@@ -71,14 +85,20 @@ void list_configs(Io& io, bool details) {
     io.out << "  " << pad(file.string(), 34);
     std::ifstream in(file);
     auto j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      io.out << "(not valid JSON)";
-    else if (j.contains("description") && j["description"].is_string())
-      io.out << j["description"].get<std::string>();
-    io.out << "\n";
-    if (details && j.is_object()) {
-      for (auto& [key, value] : j.items())
-        if (key != "description") io.out << "      " << key << ": " << value.dump() << "\n";
+    if (j.is_discarded() || !j.is_object()) {
+      io.out << "(not valid JSON)\n";
+      continue;
+    }
+    io.out << preset_summary(j) << "\n";
+    if (details) {
+      // Every leaf key as `-p` spells it: gpu.sm.warp_size = 32.
+      const nlohmann::json flat = j.flatten();
+      for (auto& [pointer, value] : flat.items()) {
+        std::string key = pointer.substr(1);
+        if (key.empty() || key[0] == '$' || key == "description") continue;
+        std::replace(key.begin(), key.end(), '/', '.');
+        io.out << "      " << key << " = " << value.dump() << "\n";
+      }
     }
   }
 }

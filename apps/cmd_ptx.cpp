@@ -74,7 +74,7 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   LaunchSpec spec = load_launch_spec(spec_path);
   if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);
 
-  Device device(device_options(sim));
+  Device device(device_options(sim, &io));
   ModuleHandle handle = device.load_module_file(file);
   std::string kernel_name = kernel;
   if (kernel_name.empty()) {
@@ -120,7 +120,7 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   options["launch_spec"] = spec_path;
   const nlohmann::ordered_json sim_json = sim_options_json(sim);
   for (auto& [k, v] : sim_json.items()) options[k] = v;
-  emit_report(io, sim, report, options);
+  emit_report(io, sim, report, options, &device);
   return kExitOk;
 }
 

@@ -74,7 +74,7 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   SimOptions sim = read_sim_options(vm);
   if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);  // fail before a long run
 
-  Device device(device_options(sim));
+  Device device(device_options(sim, &io));
   workloads::CheckResult check;
   {
     Progress progress(io, "running " + name + " (" + backend_name(sim.backend) + ", " +
@@ -105,7 +105,7 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   options["seed"] = seed;
   const nlohmann::ordered_json sim_json = sim_options_json(sim);
   for (auto& [k, v] : sim_json.items()) options[k] = v;
-  emit_report(io, sim, report, options);
+  emit_report(io, sim, report, options, &device);
   return check.passed ? kExitOk : kExitMismatch;
 }
 

@@ -22,16 +22,18 @@ po::variables_map parse_options(const std::vector<std::string>& args,
 
 void add_sim_options(po::options_description& desc) {
   desc.add_options()
-      ("backend", po::value<std::string>()->default_value("functional")->value_name("NAME"),
-       "functional | timing")
-      ("warp-size", po::value<std::string>()->default_value("32")->value_name("N"),
-       "threads per warp, 1..64")
+      ("backend", po::value<std::string>()->default_value("timing")->value_name("NAME"),
+       "timing | functional")
+      ("warp-size", po::value<std::string>()->value_name("N"),
+       "threads per warp, 1..64 (default: gpu.sm.warp_size, 32)")
       ("config", po::value<std::string>()->value_name("FILE"),
-       "JSON configuration preset (timing backend)")
+       "JSON configuration preset (default: built-in gtx480)")
       ("param,p", po::value<std::vector<std::string>>()->composing()->value_name("KEY=VALUE"),
-       "override one configuration key (repeatable; timing backend)")
+       "override one configuration key (repeatable)")
       ("out", po::value<std::string>()->value_name("DIR"),
-       "write stats.json, summary.txt and options.json into DIR")
+       "write stats.json, config.json, summary.txt and options.json into DIR")
+      ("trace", po::value<std::vector<std::string>>()->composing()->value_name("KIND"),
+       "timing traces into --out DIR: vcd (trace.vcd) | timeline (timeline.json); repeatable")
       ("stats", po::bool_switch(), "print the statistics JSON on stdout (summary on stderr)");
 }
 
@@ -61,8 +63,10 @@ nlohmann::ordered_json read_config(const std::string& path) {
 SimOptions read_sim_options(const po::variables_map& vm) {
   SimOptions o;
   o.backend = parse_backend(vm["backend"].as<std::string>());
-  o.warp_size = static_cast<unsigned>(
-      parse_uint(vm["warp-size"].as<std::string>(), "--warp-size", 1, 64));
+  if (vm.count("warp-size")) {
+    o.warp_size = static_cast<unsigned>(parse_uint(vm["warp-size"].as<std::string>(), "--warp-size", 1, 64));
+    o.warp_size_given = true;
+  }
   if (vm.count("config")) {
     o.config_path = vm["config"].as<std::string>();
     o.config = read_config(o.config_path);
@@ -77,13 +81,41 @@ SimOptions read_sim_options(const po::variables_map& vm) {
   }
   if (vm.count("out")) o.out_dir = vm["out"].as<std::string>();
   o.stats = vm["stats"].as<bool>();
+  if (vm.count("trace")) {
+    for (const std::string& t : vm["trace"].as<std::vector<std::string>>()) {
+      if (t != "vcd" && t != "timeline") usage_error("unknown --trace '" + t + "' (expected vcd or timeline)");
+      o.traces.push_back(t);
+    }
+    if (o.out_dir.empty()) usage_error("--trace needs --out DIR (the trace files are written there)");
+  }
+
+  // The effective configuration, validated for either backend.
+  o.effective = std::make_shared<Config>();
+  if (!o.config_path.empty()) o.effective->load_file(o.config_path);
+  if (o.warp_size_given) o.effective->set("gpu.sm.warp_size", std::to_string(o.warp_size), "--warp-size");
+  for (const auto& [k, v] : o.params) o.effective->apply_override(k + "=" + v);
+  for (const std::string& t : o.traces) {
+    const std::filesystem::path dir(o.out_dir);
+    if (t == "vcd") o.effective->set("sim.trace.vcd_file", (dir / "trace.vcd").string(), "--trace vcd");
+    if (t == "timeline") o.effective->set("sim.trace.timeline_file", (dir / "timeline.json").string(), "--trace timeline");
+  }
+  o.effective->validate();
+  if (!o.warp_size_given) o.warp_size = o.effective->u32("gpu.sm.warp_size");
   return o;
 }
 
-DeviceOptions device_options(const SimOptions& options) {
+DeviceOptions device_options(const SimOptions& options, Io* io) {
   DeviceOptions d;
   d.backend = options.backend;
   d.warp_size = options.warp_size;
+  if (options.backend == Backend::Timing && options.effective) {
+    d.config = options.effective;
+    d.num_sms = options.effective->u32("gpu.num_sms");
+  }
+  if (io != nullptr && io->progress) {
+    std::ostream* err = &io->err;
+    d.progress = [err](const std::string& line) { *err << "\r\x1b[Ksimtlm: " << line << std::flush; };
+  }
   return d;
 }
 
@@ -100,12 +132,20 @@ nlohmann::ordered_json sim_options_json(const SimOptions& o) {
 }
 
 void emit_report(Io& io, const SimOptions& options, const RunReport& report,
-                 const nlohmann::ordered_json& effective_options) {
+                 const nlohmann::ordered_json& effective_options, const Device* device) {
   std::string text = report_text(report);
-  std::string json = report_json(report).dump(2) + "\n";
+  nlohmann::ordered_json stats = report_json(report);
+  if (device != nullptr) {
+    const std::string timing = device->backend_summary();
+    if (!timing.empty()) text += "timing (all launches)\n" + timing;
+    const std::string tree = device->backend_stats_json();
+    if (!tree.empty()) stats["timing"] = nlohmann::ordered_json::parse(tree);
+  }
+  std::string json = stats.dump(2) + "\n";
   if (!options.out_dir.empty()) {
     OutputDir dir(options.out_dir);
     dir.write("options.json", effective_options.dump(2) + "\n");
+    if (options.effective) dir.write("config.json", options.effective->effective_json() + "\n");
     dir.write("summary.txt", text);
     dir.write("stats.json", json);  // last: its presence marks a complete result
   }

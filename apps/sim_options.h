@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "apps/cli_common.h"
 #include "apps/summary.h"
+#include "simtlm/config.h"
 #include "simtlm/device.h"
 
 namespace simtlm::cli {
@@ -24,27 +26,39 @@ po::variables_map parse_options(const std::vector<std::string>& args,
                                 const po::positional_options_description& positional);
 
 struct SimOptions {
-  Backend backend = Backend::Functional;
+  Backend backend = Backend::Timing;
   unsigned warp_size = 32;
+  bool warp_size_given = false;            // --warp-size on the command line (else gpu.sm.warp_size)
   std::string config_path;                 // --config FILE ("" = built-in default)
   nlohmann::ordered_json config;           // its parsed contents (null when none)
   std::vector<std::pair<std::string, std::string>> params;  // -p key=value, in order
   std::string out_dir;                     // --out DIR ("" = none)
   bool stats = false;                      // --stats
+  std::vector<std::string> traces;         // --trace vcd|timeline (files go to --out DIR)
+  // The effective configuration: defaults, --config, --warp-size, -p, traces;
+  // validated (Error(Config) otherwise).
+  std::shared_ptr<Config> effective;
 };
 
 void add_sim_options(po::options_description& desc);
 // Validates the values: backend name, warp size 1..64, the config file exists
 // and is a JSON object (Error(Input)/Error(Config)), each -p is key=value.
 SimOptions read_sim_options(const po::variables_map& vm);
-DeviceOptions device_options(const SimOptions& options);
+// Device options for the selected backend (with the timing backend: the
+// effective configuration, its SM count and warp size, and a progress line
+// on stderr when it is a terminal).
+DeviceOptions device_options(const SimOptions& options, Io* io = nullptr);
 // The effective options as written to options.json.
 nlohmann::ordered_json sim_options_json(const SimOptions& options);
 
 // Prints the report (the summary, or with --stats the JSON on stdout and the
-// summary on stderr) and, with --out, writes options.json, summary.txt and
-// stats.json (last) into the directory.
+// summary on stderr) and, with --out, writes options.json, config.json (the
+// effective configuration), summary.txt and stats.json (last) into the
+// directory. stats.json holds no wall-clock values (identical runs give
+// identical files); host times are in the summary. With the timing backend
+// the summary gains the key timing figures and stats.json the statistics
+// tree ("timing": {"format", "meta", "kernels", "total"}).
 void emit_report(Io& io, const SimOptions& options, const RunReport& report,
-                 const nlohmann::ordered_json& effective_options);
+                 const nlohmann::ordered_json& effective_options, const Device* device = nullptr);
 
 }  // namespace simtlm::cli

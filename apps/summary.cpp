@@ -37,9 +37,8 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   j["warp_instructions"] = t.warp_instructions;
   j["thread_instructions"] = t.thread_instructions;
   j["cycles"] = t.cycles;
-  j["host_seconds"] = t.host_seconds;
-  j["wall_seconds"] = report.wall_seconds;
-  j["warp_instructions_per_second"] = t.rate();
+  // No host (wall-clock) times here: identical runs give identical JSON; the
+  // readable summary reports them.
   j["result"] = result_word(report);
   if (report.checked) j["check_detail"] = report.detail;
   nlohmann::ordered_json per_launch = nlohmann::ordered_json::array();
@@ -50,7 +49,6 @@ nlohmann::ordered_json report_json(const RunReport& report) {
     l["warp_instructions"] = s.warp_instructions;
     l["thread_instructions"] = s.thread_instructions;
     l["cycles"] = s.cycles;
-    l["host_seconds"] = s.host_seconds;
     if (!s.stats_json.empty()) {
       auto detail = nlohmann::ordered_json::parse(s.stats_json, nullptr, false);
       l["backend_stats"] = detail.is_discarded() ? nlohmann::ordered_json(s.stats_json) : detail;

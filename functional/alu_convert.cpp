@@ -18,6 +18,8 @@
 //    upper and cvt(b) into the lower half of d.
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "functional/alu_detail.h"
 #include "functional/alu_fp.h"
@@ -64,139 +66,165 @@ inline double read_float(uint64_t raw, bool ftz) {
   }
 }
 
-// Integer-valued rounding of a double (exact).
+// Integer-valued rounding of a double, exact and without libm calls. Values
+// with |x| >= 2^52 (and NaN, infinities) are already integral. The nearest-even
+// case adds and subtracts 2^52, which rounds under the host's default
+// round-to-nearest mode (cvt kernels never run inside a RoundingScope).
 inline double round_integral(double x, Rnd m) {
+  const double ax = std::fabs(x);
+  if (!(ax < 0x1p52)) return x;
+  double t;
   switch (m) {
-    case Rnd::Zero: return std::trunc(x);
-    case Rnd::Down: return std::floor(x);
-    case Rnd::Up: return std::ceil(x);
-    default: return std::nearbyint(x);  // ties to even under the default mode
+    case Rnd::Zero:
+      t = static_cast<double>(static_cast<int64_t>(x));
+      break;
+    case Rnd::Down:
+      t = static_cast<double>(static_cast<int64_t>(x));
+      if (t > x) t -= 1.0;
+      break;
+    case Rnd::Up:
+      t = static_cast<double>(static_cast<int64_t>(x));
+      if (t < x) t += 1.0;
+      break;
+    default:
+      t = (ax + 0x1p52) - 0x1p52;
+      break;
   }
+  return std::copysign(t, x);  // keeps the sign of zero results (-0.5 -> -0.0)
 }
 
-// Destination description of an integer conversion, prepared once per instruction.
-struct IntDst {
-  unsigned bits;
-  bool is_signed;
-  uint64_t mask;
-  I128 lo, hi;  // value range
-  explicit IntDst(DataType t)
-      : bits(int_bits(t)), is_signed(is_signed_int(t)),
-        mask(bits == 64 ? ~0ull : ((1ull << bits) - 1)) {
-    if (is_signed) {
-      hi = (static_cast<I128>(1) << (bits - 1)) - 1;
-      lo = -(static_cast<I128>(1) << (bits - 1));
+// An integer type's register value widened to 64 bits (sign- or zero-extended)
+// and the register value of a (wrapped) result. .s8 results are written
+// sign-extended to 64 bits: 8-bit values always live in wider registers and PTX
+// extends a signed result to the register width.
+template <class T>
+struct IntT {
+  using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+  static W get(uint64_t raw) { return static_cast<W>(Int<T>::get(raw)); }
+  static uint64_t put(uint64_t v) {
+    if constexpr (std::is_same_v<T, int8_t>) {
+      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(v)));
     } else {
-      hi = (static_cast<I128>(1) << bits) - 1;
-      lo = 0;
+      return v & Int<T>::kMask;
     }
   }
-  // The register value for an in-range (or wrapped) integer v.
-  uint64_t put(uint64_t v) const {
-    if (is_signed && bits == 8) return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(v)));
-    return v & mask;
-  }
+  static constexpr I128 kMin = std::numeric_limits<T>::min();
+  static constexpr I128 kMax = std::numeric_limits<T>::max();
 };
 
-// Source description of an integer operand: its value, sign- or zero-extended.
-struct IntSrc {
-  unsigned shift;
-  bool is_signed;
-  explicit IntSrc(DataType t) : shift(64 - int_bits(t)), is_signed(is_signed_int(t)) {}
-  I128 get(uint64_t raw) const {
-    const uint64_t up = raw << shift;
-    if (is_signed) return static_cast<int64_t>(up) >> shift;
-    return up >> shift;
+// Calls F::template make<T>() with the integer type T of `t` for two nested
+// type dispatches (destination, then source).
+template <template <class, class> class Make2>
+struct OuterMaker {
+  DataType inner;
+  template <class D>
+  AluKernel make() const {
+    return dispatch_int(inner, Make2<D, void>{});
   }
 };
 
 // ---- int -> int ----------------------------------------------------------
-template <bool Sat>
-struct CvtIntInt {
-  static void run(const AluArgs& a) {
-    uint64_t* d = a.dst[0];
-    if (d == nullptr) return;
-    const uint64_t* s = a.src[0];
-    const IntSrc src(a.inst->type2);
-    const IntDst dst(a.inst->type);
-    for_each_lane(a.mask, [&](unsigned i) {
-      I128 v = src.get(s[i]);
-      if (Sat) v = v < dst.lo ? dst.lo : (v > dst.hi ? dst.hi : v);
-      d[i] = dst.put(static_cast<uint64_t>(v));
-    });
+template <class D, class S, bool Sat>
+struct CvtIntIntOp {
+  static uint64_t apply(uint64_t raw) {
+    const auto v = IntT<S>::get(raw);
+    if constexpr (Sat) {
+      I128 w = v;
+      w = w < IntT<D>::kMin ? IntT<D>::kMin : (w > IntT<D>::kMax ? IntT<D>::kMax : w);
+      return IntT<D>::put(static_cast<uint64_t>(w));
+    } else {
+      return IntT<D>::put(static_cast<uint64_t>(v));
+    }
   }
+};
+template <bool Sat>
+struct IntIntMake {
+  template <class D, class>
+  struct Inner {
+    template <class S>
+    AluKernel make() const {
+      return &Unary<CvtIntIntOp<D, S, Sat>>::run;
+    }
+  };
 };
 
 // ---- int -> float --------------------------------------------------------
-template <FK D>
-inline uint64_t encode_int(I128 v, Rnd m) {
-  // Host int64 -> binary32/binary64 conversions round to nearest even correctly.
-  if (D == FK::F32 && m == Rnd::Nearest && v <= INT64_MAX) {
-    return f32_bits(static_cast<float>(static_cast<int64_t>(v)));
-  }
-  if (D == FK::F64 && m == Rnd::Nearest && v <= INT64_MAX) {
-    return f64_bits(static_cast<double>(static_cast<int64_t>(v)));
-  }
-  const bool neg = v < 0;
-  const uint64_t mag = static_cast<uint64_t>(neg ? -v : v);
-  if constexpr (D == FK::F64) {
-    return f64_bits(int_to_f64(neg, mag, m));
-  } else {
-    constexpr Fmt f = D == FK::F32 ? kF32 : (D == FK::F16 ? kF16 : kBF16);
-    return int_to_narrow(neg, mag, f, m);
-  }
-}
-template <FK D, bool Sat>
+template <FK D, bool Sat, class S>
 struct CvtIntFloat {
   static void run(const AluArgs& a) {
     uint64_t* d = a.dst[0];
     if (d == nullptr) return;
     const uint64_t* s = a.src[0];
-    const IntSrc src(a.inst->type2);
     const Rnd m = rnd_of(a.inst->rounding);
-    const uint64_t one = D == FK::F64 ? 0x3FF0000000000000ull
-                                      : (D == FK::F32 ? 0x3F800000u : (D == FK::F16 ? 0x3C00u : 0x3F80u));
+    constexpr uint64_t kOne = D == FK::F64 ? 0x3FF0000000000000ull
+                                           : (D == FK::F32 ? 0x3F800000u : (D == FK::F16 ? 0x3C00u : 0x3F80u));
     for_each_lane(a.mask, [&](unsigned i) {
-      const I128 v = src.get(s[i]);
+      const auto v = IntT<S>::get(s[i]);
       if (Sat && v <= 0) {
         d[i] = 0;
       } else if (Sat && v >= 1) {
-        d[i] = one;
+        d[i] = kOne;
+      } else if (D == FK::F32 && m == Rnd::Nearest) {
+        d[i] = f32_bits(static_cast<float>(v));  // host conversion: correctly rounded
+      } else if (D == FK::F64 && m == Rnd::Nearest) {
+        d[i] = f64_bits(static_cast<double>(v));
       } else {
-        d[i] = encode_int<D>(v, m);
+        const bool neg = v < 0;
+        const uint64_t mag = neg ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+        if constexpr (D == FK::F64) {
+          d[i] = f64_bits(int_to_f64(neg, mag, m));
+        } else {
+          constexpr Fmt f = D == FK::F32 ? kF32 : (D == FK::F16 ? kF16 : kBF16);
+          d[i] = int_to_narrow(neg, mag, f, m);
+        }
       }
     });
   }
 };
+template <FK D, bool Sat>
+struct IntFloatMake {
+  template <class S>
+  AluKernel make() const {
+    return &CvtIntFloat<D, Sat, S>::run;
+  }
+};
 
 // ---- float -> int --------------------------------------------------------
-template <FK S>
+// Rounds to an integer (.rni/.rzi/.rmi/.rpi), then saturates to the range of D;
+// NaN gives 0.
+template <FK S, class D>
 struct CvtFloatInt {
   static void run(const AluArgs& a) {
     uint64_t* d = a.dst[0];
     if (d == nullptr) return;
     const uint64_t* s = a.src[0];
-    const IntDst dst(a.inst->type);
     const Rnd m = rnd_of(a.inst->rounding);
     const bool ftz = a.inst->ftz;
-    const double hi_excl = std::ldexp(1.0, static_cast<int>(dst.is_signed ? dst.bits - 1 : dst.bits));
-    const double lo = dst.is_signed ? -hi_excl : 0.0;
-    const uint64_t max_v = static_cast<uint64_t>(dst.hi);
-    const uint64_t min_v = static_cast<uint64_t>(dst.lo);
+    constexpr double kHiExcl = static_cast<double>(IntT<D>::kMax) + 1.0;  // a power of two
+    constexpr double kLo = static_cast<double>(IntT<D>::kMin);
     for_each_lane(a.mask, [&](unsigned i) {
       const double r = round_integral(read_float<S>(s[i], ftz), m);
       uint64_t v;
       if (r != r) {
         v = 0;
-      } else if (r >= hi_excl) {
-        v = max_v;
-      } else if (r <= lo) {
-        v = min_v;
+      } else if (r >= kHiExcl) {
+        v = static_cast<uint64_t>(IntT<D>::kMax);
+      } else if (r <= kLo) {
+        v = static_cast<uint64_t>(IntT<D>::kMin);
+      } else if constexpr (std::is_signed_v<D>) {
+        v = static_cast<uint64_t>(static_cast<int64_t>(r));
       } else {
-        v = dst.is_signed ? static_cast<uint64_t>(static_cast<int64_t>(r)) : static_cast<uint64_t>(r);
+        v = static_cast<uint64_t>(r);
       }
-      d[i] = dst.put(v);
+      d[i] = IntT<D>::put(v);
     });
+  }
+};
+template <FK S>
+struct FloatIntMake {
+  template <class D>
+  AluKernel make() const {
+    return &CvtFloatInt<S, D>::run;
   }
 };
 
@@ -350,22 +378,22 @@ AluKernel select_float_float(const Instruction& inst, FK dk, FK sk) {
 }
 
 template <bool Sat>
-AluKernel int_float_for_sat(FK dk) {
+AluKernel int_float_for_sat(FK dk, DataType st) {
   switch (dk) {
-    case FK::F16: return &CvtIntFloat<FK::F16, Sat>::run;
-    case FK::BF16: return &CvtIntFloat<FK::BF16, Sat>::run;
-    case FK::F32: return &CvtIntFloat<FK::F32, Sat>::run;
-    case FK::F64: return &CvtIntFloat<FK::F64, Sat>::run;
+    case FK::F16: return dispatch_int(st, IntFloatMake<FK::F16, Sat>{});
+    case FK::BF16: return dispatch_int(st, IntFloatMake<FK::BF16, Sat>{});
+    case FK::F32: return dispatch_int(st, IntFloatMake<FK::F32, Sat>{});
+    case FK::F64: return dispatch_int(st, IntFloatMake<FK::F64, Sat>{});
   }
   return nullptr;
 }
 
-AluKernel select_float_int(FK sk) {
+AluKernel select_float_int(FK sk, DataType dt) {
   switch (sk) {
-    case FK::F16: return &CvtFloatInt<FK::F16>::run;
-    case FK::BF16: return &CvtFloatInt<FK::BF16>::run;
-    case FK::F32: return &CvtFloatInt<FK::F32>::run;
-    case FK::F64: return &CvtFloatInt<FK::F64>::run;
+    case FK::F16: return dispatch_int(dt, FloatIntMake<FK::F16>{});
+    case FK::BF16: return dispatch_int(dt, FloatIntMake<FK::BF16>{});
+    case FK::F32: return dispatch_int(dt, FloatIntMake<FK::F32>{});
+    case FK::F64: return dispatch_int(dt, FloatIntMake<FK::F64>{});
   }
   return nullptr;
 }
@@ -391,17 +419,18 @@ AluKernel select_convert(const Instruction& inst) {
   }
   if (d_int && s_int) {
     if (r != ir::Rounding::None || inst.ftz) return nullptr;
-    return inst.sat ? &CvtIntInt<true>::run : &CvtIntInt<false>::run;
+    return inst.sat ? dispatch_int(dt, OuterMaker<IntIntMake<true>::Inner>{st})
+                    : dispatch_int(dt, OuterMaker<IntIntMake<false>::Inner>{st});
   }
   if (d_float && s_int) {
     // .ftz is accepted for .f32 destinations and has no effect (no subnormal results).
     if (!(r == ir::Rounding::None || is_float_rnd(r))) return nullptr;
     if (inst.ftz && dk != FK::F32) return nullptr;
-    return inst.sat ? int_float_for_sat<true>(dk) : int_float_for_sat<false>(dk);
+    return inst.sat ? int_float_for_sat<true>(dk, st) : int_float_for_sat<false>(dk, st);
   }
   if (d_int && s_float) {
     if (!is_int_rounding(r)) return nullptr;
-    return select_float_int(sk);
+    return select_float_int(sk, dt);
   }
   if (d_float && s_float) return select_float_float(inst, dk, sk);
   return nullptr;

@@ -37,6 +37,10 @@ class Cta {
   uint8_t* local(uint32_t linear_thread) { return local_.data() + size_t(linear_thread) * local_bytes_; }
   uint64_t local_size() const { return local_bytes_; }
 
+  // SM the CTA runs on (%smid); 0 in the functional backend.
+  uint32_t sm_id() const { return sm_id_; }
+  void set_sm_id(uint32_t sm) { sm_id_ = sm; }
+
   uint32_t live_threads() const { return live_threads_; }
   bool finished() const { return live_threads_ == 0; }
 
@@ -82,6 +86,7 @@ class Cta {
   std::vector<uint8_t> local_;
   uint64_t local_bytes_;
   uint32_t live_threads_ = 0;
+  uint32_t sm_id_ = 0;
   uint64_t clock_ = 0;
   Barrier barriers_[kNumBarriers];
 };

@@ -34,6 +34,11 @@ std::string describe_lane(const LaunchContext& ctx, const Cta& cta, const Warp& 
 }
 
 const ExecRecord& execute(Warp& warp, Cta& cta, const LaunchContext& ctx) {
+  if (__builtin_expect(!warp.can_issue(), 0)) {
+    throw Error(ErrorKind::Internal, "execute() on warp " + std::to_string(warp.index()) + " of kernel '" +
+                                         ctx.kernel().name + "', which " +
+                                         (warp.finished() ? "has finished" : "waits at a barrier"));
+  }
   const uint32_t pc = warp.pc();
   const DecodedInst& d = ctx.decoded(pc);
   ExecRecord& rec = warp.record();
@@ -208,7 +213,7 @@ void fill_special(ir::SpecialReg reg, uint8_t comp, Warp& warp, const Cta& cta,
       return;
     case ir::SpecialReg::Warpid: fill(warp.index()); return;
     case ir::SpecialReg::Nwarpid: fill(ctx.warps_per_cta()); return;
-    case ir::SpecialReg::Smid: fill(0); return;
+    case ir::SpecialReg::Smid: fill(cta.sm_id()); return;
     case ir::SpecialReg::Nsmid: fill(ctx.num_sms()); return;
     case ir::SpecialReg::Gridid: fill(ctx.grid_id()); return;
     case ir::SpecialReg::Clock: fill(clock & 0xFFFFFFFFu); return;

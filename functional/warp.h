@@ -66,8 +66,26 @@
 //   bounds before any lane writes anything; a violation is Error(Fault) naming
 //   kernel, PTX line and text, CTA, thread and address.
 // Atomics/reductions execute lane by lane in increasing lane order.
-// %clock/%clock64/%globaltimer are a deterministic per-CTA count of executed
-//   warp instructions unless the timing model supplies a cycle counter.
+// Special registers: %warpid = warp index in the CTA, %nwarpid = warps per
+//   CTA, %smid = Cta::sm_id() (0 in the functional backend), %nsmid/%gridid
+//   from the launch request; %clock/%clock64/
+//   %globaltimer are a deterministic per-CTA count of executed warp
+//   instructions unless the timing model supplies a cycle counter.
+// Pre-decode. LaunchContext translates every instruction once per launch (for
+//   the launch's W): handler, cached ALU kernel, operands as register lane-
+//   array offsets or pre-broadcast constants (immediates, symbol addresses).
+//   Frequent shapes (scalar shared/local/param loads and shared/local stores
+//   with a register address) get fused fast paths. An instruction the engine
+//   cannot execute (unsupported type/modifier, unregistered extension) is an
+//   Error(Ptx) naming file and line when a warp executes it with at least one
+//   lane, not at launch (dead code in nvcc output does not fail a launch).
+//   Built-in extensions: trap = Error(Fault); bar.warp.sync = no-op (lanes of
+//   a warp run in lockstep).
+// Functional backend scheduling (run_launch): CTAs one at a time in linear
+//   CTA-id order; warps of a CTA round-robin, each up to 1024 instructions or
+//   until it waits at a barrier or finishes. Deterministic; spin-waits between
+//   warps of one CTA progress; a CTA spinning on a flag set by a later CTA
+//   never finishes (no watchdog yet).
 // ---------------------------------------------------------------------------
 #pragma once
 
@@ -145,6 +163,11 @@ class Warp {
   // live_mask: lanes holding a thread.
   Warp(unsigned width, uint32_t num_regs, uint32_t index, uint32_t first_thread,
        uint64_t live_mask);
+  // Move-only: the record points into the warp's own buffers.
+  Warp(const Warp&) = delete;
+  Warp& operator=(const Warp&) = delete;
+  Warp(Warp&&) = default;
+  Warp& operator=(Warp&&) = default;
 
   unsigned width() const { return width_; }
   uint32_t index() const { return index_; }

@@ -1,6 +1,7 @@
 #include "runtime/backend.h"
 
 #include "runtime/functional_backend.h"
+#include "runtime/timing_backend.h"
 
 namespace simtlm::runtime {
 
@@ -9,7 +10,7 @@ std::unique_ptr<LaunchBackend> make_backend(const DeviceOptions& options) {
     case Backend::Functional:
       return std::make_unique<FunctionalBackend>();
     case Backend::Timing:
-      throw Error(ErrorKind::Usage, "timing backend not available yet");
+      return std::make_unique<TimingBackend>(options);
   }
   throw Error(ErrorKind::Internal, "unknown backend kind");
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "functional/launch.h"
 #include "functional/memory.h"
@@ -25,6 +26,10 @@ class LaunchBackend {
   // Error(Fault) / Error(Deadlock) when the kernel misbehaves.
   virtual LaunchStats launch(const functional::LaunchRequest& request,
                              functional::GlobalMemory& memory) = 0;
+  // Statistics of every launch so far (JSON) and a readable summary of their
+  // total; empty when the backend keeps none.
+  virtual std::string stats_json() const { return ""; }
+  virtual std::string summary() const { return ""; }
 };
 
 // The backend selected by options.backend. Throws Error(Usage) for a backend

@@ -41,6 +41,10 @@ void Device::synchronize() {}
 
 const std::vector<LaunchStats>& Device::launch_history() const { return impl_->history(); }
 
+std::string Device::backend_stats_json() const { return impl_->backend().stats_json(); }
+
+std::string Device::backend_summary() const { return impl_->backend().summary(); }
+
 DeviceImpl& Device::impl() { return *impl_; }
 
 }  // namespace simtlm

@@ -30,6 +30,7 @@ class DeviceImpl {
   functional::GlobalMemory& memory() { return memory_; }
   const functional::GlobalMemory& memory() const { return memory_; }
   runtime::LaunchBackend& backend() { return *backend_; }
+  const runtime::LaunchBackend& backend() const { return *backend_; }
 
   // Takes a parsed module, places its .global/.const variables in device
   // memory (with initialisers) and returns its handle.

@@ -8,10 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "simtlm/config.h"
 #include "simtlm/error.h"
 
 namespace simtlm {
@@ -75,6 +77,12 @@ struct DeviceOptions {
   uint32_t max_shared_bytes_per_cta = 48 * 1024;
   uint32_t max_grid_dim[3] = {0x7FFFFFFFu, 65535u, 65535u};
   uint32_t num_sms = 15;             // reported by %nsmid
+  // Timing backend: the simulated GPU (nullptr = the built-in gtx480 defaults).
+  // Validated when the device is created (Error(Config)).
+  std::shared_ptr<const Config> config;
+  // Timing backend: called every few thousand simulated cycles with a
+  // one-line progress text (kernel, cycles, instructions, CTAs done).
+  std::function<void(const std::string&)> progress;
 };
 
 using ModuleHandle = uint32_t;
@@ -122,6 +130,11 @@ class Device {
 
   // Sum over every launch since construction.
   const std::vector<LaunchStats>& launch_history() const;
+  // Backend statistics of every launch so far: the timing backend's
+  // statistics tree as JSON ({"format", "meta", "kernels", "total"}) and a
+  // readable summary of the total; both empty for the functional backend.
+  std::string backend_stats_json() const;
+  std::string backend_summary() const;
 
   DeviceImpl& impl();
 

@@ -4,19 +4,33 @@
 #include <limits>
 #include <string>
 
+#include "simtlm/error.h"
+
 namespace simtlm::models {
 
 namespace {
-const DramParams& checked(const DramParams& params, const char* name) {
+const DramParams& checked(const DramParams& params, const char* name, unsigned ports) {
   params.validate(std::string("dram channel '") + name + "'");
+  if (ports == 0 || ports > 64) {
+    throw Error(ErrorKind::Config, std::string("dram channel '") + name + "': ports must be 1..64");
+  }
   return params;
+}
+
+std::vector<std::unique_ptr<AtTargetPort>> make_ports(AtTargetPort::Listener& listener, unsigned ports) {
+  std::vector<std::unique_ptr<AtTargetPort>> v;
+  for (unsigned i = 0; i < ports; ++i) {
+    const std::string name = i == 0 ? "target_socket" : "target_socket_" + std::to_string(i);
+    v.push_back(std::make_unique<AtTargetPort>(name, listener, i));
+  }
+  return v;
 }
 }  // namespace
 
-DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramParams& params)
-    : ClockedModule(name, checked(params, name).clock_period),
-      up_("target_socket", *this),
-      target_socket(up_.socket),
+DramChannel::DramChannel(const sc_core::sc_module_name& name, const DramParams& params, unsigned ports)
+    : ClockedModule(name, checked(params, name, ports).clock_period),
+      up_(make_ports(*this, ports)),
+      target_socket(up_[0]->socket),
       p_(params),
       map_(params),
       banks_(params.banks),
@@ -34,9 +48,10 @@ DramStats& DramChannel::stats() {
 
 // ---------------------------------------------------------------- port
 
-void DramChannel::enqueue(tlm::tlm_generic_payload& trans, uint64_t ready) {
+void DramChannel::enqueue(unsigned port, tlm::tlm_generic_payload& trans, uint64_t ready) {
   Request r;
   r.trans = &trans;
+  r.port = port;
   r.addr = map_.decode(trans.get_address());
   r.write = trans.is_write();
   const uint64_t bytes = transfer_bytes(trans);
@@ -48,12 +63,12 @@ void DramChannel::enqueue(tlm::tlm_generic_payload& trans, uint64_t ready) {
   wake_at(r.ready);
 }
 
-bool DramChannel::on_request(unsigned, tlm::tlm_generic_payload& trans) {
+bool DramChannel::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
   if (queue_.size() >= p_.queue_size) {
     ++stats_.requests_held;
     return false;
   }
-  enqueue(trans, clock().registration_cycle_now());
+  enqueue(port, trans, clock().registration_cycle_now());
   return true;
 }
 
@@ -166,7 +181,7 @@ void DramChannel::column(std::size_t index, Cycle c) {
     stats_.bytes_read += bytes;
     stats_.read_latency_cycles += due - r.arrival;
   }
-  Response resp{r.trans, due};
+  Response resp{r.trans, due, r.port};
   auto pos = std::upper_bound(responses_.begin(), responses_.end(), due,
                               [](uint64_t d, const Response& x) { return d < x.due; });
   responses_.insert(pos, resp);
@@ -178,8 +193,11 @@ void DramChannel::column(std::size_t index, Cycle c) {
 bool DramChannel::schedule(uint64_t cycle, Cycle& next) {
   const Cycle c = static_cast<Cycle>(cycle);
   const bool fcfs = p_.scheduler == DramScheduler::Fcfs;
-  // Pass 1: column commands to open rows (row hits), oldest first.
-  for (std::size_t i = 0; i < queue_.size(); ++i) {
+  // Pass 1: column commands to open rows (row hits), oldest first; none while
+  // the return queue is full.
+  const bool columns_allowed = !return_queue_full();
+  if (!columns_allowed && !queue_.empty()) ++stats_.return_queue_stalls;
+  for (std::size_t i = 0; columns_allowed && i < queue_.size(); ++i) {
     const Request& r = queue_[i];
     if (r.ready > cycle) {
       next = std::min(next, static_cast<Cycle>(r.ready));
@@ -222,30 +240,67 @@ bool DramChannel::schedule(uint64_t cycle, Cycle& next) {
     }
     if (fcfs) break;
   }
+  // Pass 3 (close-page policy): precharge open rows no queued request hits.
+  if (p_.page_policy == PagePolicy::Close) {
+    for (uint32_t bank = 0; bank < banks_.size(); ++bank) {
+      const Bank& b = banks_[bank];
+      if (!b.open || row_hit_pending(bank, b.row, cycle)) continue;
+      const Cycle e = earliest_precharge(bank);
+      if (e <= c) {
+        precharge(bank, c);
+        return true;
+      }
+      next = std::min(next, e);
+    }
+  }
   return false;
 }
 
 uint64_t DramChannel::tick(uint64_t c) {
   Cycle next = std::numeric_limits<Cycle>::max();
+  const bool columns_blocked = return_queue_full();
   const bool issued = schedule(c, next);
-  // Admit a held request into the freed queue slot.
-  if (up_.held_request() != nullptr && queue_.size() < p_.queue_size) {
-    tlm::tlm_generic_payload& t = up_.accept_request();
-    enqueue(t, c + 1);
+  // Admit held requests into free queue slots, round-robin over the ports.
+  const unsigned n = static_cast<unsigned>(up_.size());
+  for (unsigned k = 1; k <= n && queue_.size() < p_.queue_size; ++k) {
+    const unsigned i = (admit_rr_ + k) % n;
+    if (up_[i]->held_request() != nullptr) {
+      tlm::tlm_generic_payload& t = up_[i]->accept_request();
+      enqueue(i, t, c + 1);
+      admit_rr_ = i;
+    }
   }
-  // One response per cycle, at or after its data has been transferred.
-  if (!responses_.empty() && responses_.front().due <= c && up_.response_ready()) {
-    tlm::tlm_generic_payload* t = responses_.front().trans;
-    responses_.pop_front();
-    up_.send_response(*t);
+  // Responses whose data has been transferred: one per port per cycle.
+  uint64_t ports_used = 0;
+  for (auto it = responses_.begin(); it != responses_.end() && it->due <= c;) {
+    const uint64_t bit = 1ull << it->port;
+    if ((ports_used & bit) == 0 && up_[it->port]->response_ready()) {
+      tlm::tlm_generic_payload* t = it->trans;
+      ports_used |= bit;
+      const unsigned port = it->port;
+      it = responses_.erase(it);
+      up_[port]->send_response(*t);
+    } else {
+      ++it;
+    }
   }
 
   uint64_t wake = kSleep;
   auto consider = [&](uint64_t at) { wake = std::min(wake, std::max(at, c + 1)); };
   if (issued) consider(c + 1);
+  // Column commands were held back by a full return queue that has drained
+  // in this tick: schedule again next cycle.
+  if (columns_blocked && !queue_.empty() && !return_queue_full()) consider(c + 1);
   if (next != std::numeric_limits<Cycle>::max()) consider(static_cast<uint64_t>(std::max<Cycle>(next, 0)));
-  if (up_.held_request() != nullptr && queue_.size() < p_.queue_size) consider(c + 1);
-  if (!responses_.empty() && up_.response_ready()) consider(responses_.front().due);
+  for (unsigned i = 0; i < n; ++i) {
+    if (up_[i]->held_request() != nullptr && queue_.size() < p_.queue_size) consider(c + 1);
+  }
+  for (const Response& r : responses_) {
+    if (up_[r.port]->response_ready()) {
+      consider(r.due);
+      break;  // ordered by due: the first sendable one is the earliest
+    }
+  }
   return wake;
 }
 

@@ -1,6 +1,10 @@
 // One DRAM channel: controller + banks, behind a TLM target socket.
 //
-//   target_socket <- L2 slice / memory-side interconnect port
+//   target_socket        <- L2 slice (port 0)
+//   target_socket_at(i)  <- further L2 sub-partitions sharing the channel
+//
+// With several ports, held requests enter the shared queue round-robin and
+// each response goes back through the port its request came in on.
 //
 // Requests wait in a bounded queue (END_REQ is delayed while it is full). Each
 // DRAM cycle the scheduler issues at most one command (ACT, PRE, RD, WR) on
@@ -14,6 +18,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "models/common/at_target_port.h"
@@ -38,6 +43,7 @@ struct DramStats {
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
   uint64_t requests_held = 0;     // END_REQ delayed: queue full
+  uint64_t return_queue_stalls = 0;  // cycles column commands waited for the return queue
   uint64_t read_latency_cycles = 0;  // sum over reads of (response cycle - registration cycle)
   uint64_t busy_cycles = 0;       // controller had work (see ClockedModule)
   uint64_t idle_cycles = 0;
@@ -45,14 +51,16 @@ struct DramStats {
 
 class DramChannel : public ClockedModule, private AtTargetPort::Listener {
  private:
-  AtTargetPort up_;
+  std::vector<std::unique_ptr<AtTargetPort>> up_;
 
  public:
   using Params = DramParams;
   using Stats = DramStats;
-  DramChannel(const sc_core::sc_module_name& name, const DramParams& params);
+  DramChannel(const sc_core::sc_module_name& name, const DramParams& params, unsigned ports = 1);
 
-  AtTargetPort::socket_type& target_socket;
+  AtTargetPort::socket_type& target_socket;  // port 0
+  AtTargetPort::socket_type& target_socket_at(unsigned i) { return up_.at(i)->socket; }
+  unsigned ports() const { return static_cast<unsigned>(up_.size()); }
 
   const DramParams& params() const { return p_; }
   const DramAddressMap& address_map() const { return map_; }
@@ -66,6 +74,7 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
 
   struct Request {
     tlm::tlm_generic_payload* trans = nullptr;
+    unsigned port = 0;
     DramAddress addr;
     bool write = false;
     uint32_t bursts = 1;
@@ -90,12 +99,16 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
   struct Response {
     tlm::tlm_generic_payload* trans;
     uint64_t due;
+    unsigned port;
   };
 
   uint64_t tick(uint64_t cycle) override;
   bool on_request(unsigned port, tlm::tlm_generic_payload& trans) override;
   void on_response_done(unsigned port, tlm::tlm_generic_payload& trans) override;
-  void enqueue(tlm::tlm_generic_payload& trans, uint64_t ready);
+  void enqueue(unsigned port, tlm::tlm_generic_payload& trans, uint64_t ready);
+  bool return_queue_full() const {
+    return p_.return_queue_size != 0 && responses_.size() >= p_.return_queue_size;
+  }
 
   // Scheduling: issue at most one command; `next` gets the earliest future
   // cycle at which a blocked candidate becomes legal.
@@ -119,6 +132,7 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
   Cycle write_end_ = kNever;  // end of the last write data (tCDLR)
   std::deque<Request> queue_;      // arrival order
   std::deque<Response> responses_; // ordered by due cycle
+  unsigned admit_rr_ = 0;          // port admitted last (round-robin)
   DramStats stats_;
 };
 

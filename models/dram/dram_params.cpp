@@ -6,7 +6,7 @@ namespace simtlm::models {
 
 const char* to_string(DramScheduler scheduler) {
   switch (scheduler) {
-    case DramScheduler::FrFcfs: return "fr_fcfs";
+    case DramScheduler::FrFcfs: return "frfcfs";
     case DramScheduler::Fcfs: return "fcfs";
   }
   return "?";
@@ -16,6 +16,24 @@ bool parse_dram_scheduler(const std::string& name, DramScheduler& out) {
   for (DramScheduler s : {DramScheduler::FrFcfs, DramScheduler::Fcfs}) {
     if (name == to_string(s)) {
       out = s;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* to_string(PagePolicy policy) {
+  switch (policy) {
+    case PagePolicy::Open: return "open";
+    case PagePolicy::Close: return "close";
+  }
+  return "?";
+}
+
+bool parse_page_policy(const std::string& name, PagePolicy& out) {
+  for (PagePolicy p : {PagePolicy::Open, PagePolicy::Close}) {
+    if (name == to_string(p)) {
+      out = p;
       return true;
     }
   }

@@ -13,8 +13,14 @@ enum class DramScheduler {
   FrFcfs,  // first-ready (row hits) first, then oldest
   Fcfs,    // strictly the oldest request
 };
+enum class PagePolicy {
+  Open,   // rows stay open after an access
+  Close,  // a row is precharged as soon as no queued request hits it
+};
 const char* to_string(DramScheduler scheduler);
-bool parse_dram_scheduler(const std::string& name, DramScheduler& out);  // "fr_fcfs" | "fcfs"
+const char* to_string(PagePolicy policy);
+bool parse_dram_scheduler(const std::string& name, DramScheduler& out);  // "frfcfs" | "fcfs"
+bool parse_page_policy(const std::string& name, PagePolicy& out);        // "open" | "close"
 
 struct DramTiming {
   uint32_t tCL = 12;    // RD command -> first read data
@@ -38,11 +44,15 @@ struct DramParams {
   uint32_t banks = 16;               // banks per channel (all bank groups)
   uint32_t bank_groups = 4;          // banks % bank_groups == 0
   uint32_t row_bytes = 2048;         // row (page) size per bank
-  uint32_t bus_width_bytes = 4;      // data bus width of this channel
+  uint32_t bus_width_bytes = 4;      // data bus width of this channel (all its chips side by side)
   uint32_t burst_length = 8;         // transfers per burst
   uint32_t data_rate = 4;            // transfers per command-clock cycle
   uint32_t queue_size = 32;          // request queue entries (END_REQ delayed when full)
+  // Responses (completed requests) waiting to go back; when full, no column
+  // command is issued. 0 = unbounded.
+  uint32_t return_queue_size = 0;
   DramScheduler scheduler = DramScheduler::FrFcfs;
+  PagePolicy page_policy = PagePolicy::Open;
   DramTiming timing;
   // Address mapping (see DramAddressMap): bytes contiguous in one bank
   // before the next bank, optional XOR of the bank with the row number, and

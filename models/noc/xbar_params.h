@@ -18,9 +18,13 @@ struct XbarParams {
   // at the output port (>= 1).
   uint32_t latency = 1;
   uint32_t flit_bytes = 32;
+  uint32_t header_bytes = 0;         // added to every packet (a read request is the header alone)
   uint32_t flits_per_cycle = 1;      // bandwidth of every input and output port
   uint32_t input_buffer_flits = 8;   // per input port
   uint32_t output_buffer_flits = 8;  // per output port
+  // Ideal network: fixed latency, no serialisation, no port conflicts, no
+  // buffer limits (every ready packet is granted at once).
+  bool ideal = false;
   sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
 
   // The same network seen from the other side (ports_in <-> ports_out).
@@ -30,10 +34,11 @@ struct XbarParams {
     r.ports_out = ports_in;
     return r;
   }
-  // Flits of a packet carrying `bytes` of data (header-only packets: 1 flit;
-  // the header rides in the first data flit).
+  // Flits of a packet carrying `bytes` of data: ceil((header_bytes + bytes) /
+  // flit_bytes), at least 1.
   uint32_t flits_for(uint64_t bytes) const {
-    return bytes == 0 ? 1 : static_cast<uint32_t>((bytes + flit_bytes - 1) / flit_bytes);
+    const uint64_t total = header_bytes + bytes;
+    return total == 0 ? 1 : static_cast<uint32_t>((total + flit_bytes - 1) / flit_bytes);
   }
   // Cycles a packet of `flits` occupies an input and an output port.
   uint32_t serialization(uint32_t flits) const { return (flits + flits_per_cycle - 1) / flits_per_cycle; }

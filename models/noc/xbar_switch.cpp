@@ -24,6 +24,22 @@ void XbarSwitch::accept(unsigned in, const XbarPacket& packet) {
 
 void XbarSwitch::arbitrate(uint64_t c) {
   const unsigned n = p_.ports_in;
+  if (p_.ideal) {
+    // Every ready packet crosses at once and arrives `latency` cycles later.
+    for (unsigned i = 0; i < n; ++i) {
+      while (!in_q_[i].empty() && in_q_[i].front().ready <= c) {
+        XbarPacket out = in_q_[i].front();
+        in_q_[i].pop_front();
+        in_used_[i] -= out.flits;
+        out_used_[out.dst] += out.flits;
+        out.ready = c + p_.latency;
+        ++stats_->packets;
+        stats_->flits += out.flits;
+        out_q_[out.dst].push_back(out);
+      }
+    }
+    return;
+  }
   for (unsigned o = 0; o < p_.ports_out; ++o) {
     if (out_busy_until_[o] > c) {
       continue;
@@ -87,7 +103,8 @@ uint64_t XbarSwitch::next_grant_cycle(uint64_t c) const {
       continue;
     }
     const XbarPacket& head = in_q_[i].front();
-    const uint64_t at = std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
+    const uint64_t at = p_.ideal ? std::max(head.ready, c + 1)
+                                 : std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
     next = std::min(next, at);
   }
   return next;

@@ -46,7 +46,7 @@ class XbarSwitch {
 
   const XbarParams& params() const { return p_; }
   bool can_accept(unsigned in, uint32_t flits) const {
-    return in_used_[in] == 0 || in_used_[in] + flits <= p_.input_buffer_flits;
+    return p_.ideal || in_used_[in] == 0 || in_used_[in] + flits <= p_.input_buffer_flits;
   }
   void accept(unsigned in, const XbarPacket& packet);
 

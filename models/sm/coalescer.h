@@ -5,6 +5,7 @@
 // order is deterministic. One memory transaction is sent per line.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

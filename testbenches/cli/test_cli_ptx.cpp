@@ -52,7 +52,8 @@ class PtxCliTest : public CliTest {
   }
 
   CliResult launch(const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args = {"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "spec.json"};
+    std::vector<std::string> args = {"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "spec.json",
+                                     "--backend", "functional"};
     args.insert(args.end(), extra.begin(), extra.end());
     return run(args);
   }

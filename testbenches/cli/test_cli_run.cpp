@@ -51,14 +51,15 @@ TEST_F(CliTest, RunConfigFileMustBeJsonObject) {
   EXPECT_THAT(r.err, HasSubstr("must be a JSON object"));
 }
 
-TEST_F(CliTest, RunBadBackendAndTimingNotAvailable) {
+TEST_F(CliTest, RunBadBackendAndBadConfigKey) {
   CliResult r = run({"run", "vectorAdd", "--backend", "quantum"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("unknown backend 'quantum'"));
   write("cfg.json", "{}");
-  r = run({"run", "vectorAdd", "--backend", "timing", "--config", "cfg.json", "-p", "a=1"});
+  r = run({"run", "vectorAdd", "--backend", "timing", "--config", "cfg.json", "-p", "gpu.num_smz=1"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_THAT(r.err, HasSubstr("timing backend not available yet"));
+  EXPECT_THAT(r.err, HasSubstr("gpu.num_smz"));
+  EXPECT_THAT(r.err, HasSubstr("gpu.num_sms"));
 }
 
 TEST_F(CliTest, RunBadNumbers) {
@@ -77,7 +78,7 @@ TEST_F(CliTest, RunBadNumbers) {
 }
 
 TEST_F(CliTest, RunSmallWorkloadPassesAndPrintsSummary) {
-  CliResult r = run({"run", "vectorAdd", "--size", "small", "--seed", "7"});
+  CliResult r = run({"run", "vectorAdd", "--size", "small", "--seed", "7", "--backend", "functional"});
   EXPECT_EQ(r.code, 0) << r.err;
   for (const char* field : {"workload", "vectorAdd", "backend", "functional", "size", "small",
                             "launches", "CTAs", "warp instructions", "thread instructions",
@@ -87,7 +88,7 @@ TEST_F(CliTest, RunSmallWorkloadPassesAndPrintsSummary) {
 
 TEST_F(CliTest, RunWritesResultFilesAndStatsJson) {
   CliResult r = run({"run", "vectorAdd", "--size", "small", "--warp-size", "16", "--out",
-                     "results/a", "--stats", "-p", "x.y=3"});
+                     "results/a", "--stats", "-p", "gpu.num_sms=4", "--backend", "functional"});
   ASSERT_EQ(r.code, 0) << r.err;
   // --stats: JSON on stdout, the readable summary on stderr.
   nlohmann::json stdout_json = nlohmann::json::parse(r.out);
@@ -103,20 +104,24 @@ TEST_F(CliTest, RunWritesResultFilesAndStatsJson) {
   EXPECT_GT(stats["ctas"].get<uint64_t>(), 0u);
   EXPECT_GT(stats["warp_instructions"].get<uint64_t>(), 0u);
   EXPECT_GE(stats["thread_instructions"].get<uint64_t>(), stats["warp_instructions"].get<uint64_t>());
-  EXPECT_TRUE(stats.contains("host_seconds"));
-  EXPECT_TRUE(stats.contains("warp_instructions_per_second"));
+  // No wall-clock values: identical runs give identical stats.json.
+  EXPECT_FALSE(stats.contains("host_seconds"));
+  EXPECT_FALSE(stats.contains("warp_instructions_per_second"));
   EXPECT_EQ(stats["per_launch"].size(), stats["launches"].get<size_t>());
   EXPECT_THAT(read_text(path("results/a/summary.txt")), HasSubstr("PASS"));
   nlohmann::json options = nlohmann::json::parse(read_text(path("results/a/options.json")));
-  EXPECT_EQ(options["params"]["x.y"], "3");
+  EXPECT_EQ(options["params"]["gpu.num_sms"], "4");
   EXPECT_EQ(options["warp_size"], 16);
-  // Only the three result files, no temporaries.
+  nlohmann::json config = nlohmann::json::parse(read_text(path("results/a/config.json")));
+  EXPECT_EQ(config["gpu"]["num_sms"], 4);
+  EXPECT_EQ(config["gpu"]["sm"]["warp_size"], 16);
+  // Only the four result files, no temporaries.
   int files = 0;
   for (auto& e : std::filesystem::directory_iterator(path("results/a"))) {
     ++files;
     EXPECT_THAT(e.path().filename().string(), Not(HasSubstr(".tmp")));
   }
-  EXPECT_EQ(files, 3);
+  EXPECT_EQ(files, 4);
 }
 
 TEST_F(CliTest, RunFailedValidationLeavesNoResultFiles) {
@@ -126,8 +131,8 @@ TEST_F(CliTest, RunFailedValidationLeavesNoResultFiles) {
 }
 
 TEST_F(CliTest, RunIsDeterministic) {
-  CliResult a = run({"run", "vectorAdd", "--size", "small", "--stats"});
-  CliResult b = run({"run", "vectorAdd", "--size", "small", "--stats"});
+  CliResult a = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", "functional"});
+  CliResult b = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", "functional"});
   ASSERT_EQ(a.code, 0) << a.err;
   ASSERT_EQ(b.code, 0) << b.err;
   nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);

@@ -11,11 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/analysis/analyze.h"
 #include "frontend/load.h"
-#include "frontend/passes/inline_calls.h"
-#include "frontend/passes/layout_memory.h"
-#include "frontend/ptx/parser.h"
 #include "functional/launch.h"
 #include "functional/memory.h"
 #include "simtlm/error.h"
@@ -48,7 +44,7 @@ inline Dim3u dim(uint32_t x, uint32_t y = 1, uint32_t z = 1) {
 class Harness {
  public:
   explicit Harness(const std::string& ptx, const std::string& file = "test.ptx")
-      : module_(load(ptx, file)) {
+      : module_(frontend::load_ptx_text(ptx, file)) {
     const auto& vars = module_->vars;
     var_addresses_.assign(vars.size(), 0);
     for (size_t i = 0; i < vars.size(); ++i) {
@@ -64,15 +60,6 @@ class Harness {
         if (var_addresses_[i]) memory_.write(var_addresses_[i] + offset, &value, 8);
       }
     }
-  }
-
-  // TEMPORARY: frontend/load.cpp is not yet compiled into simtlm_frontend.
-  static std::unique_ptr<ir::Module> load(const std::string& ptx, const std::string& file) {
-    auto m = frontend::parse_ptx(ptx, file);
-    frontend::passes::inline_calls(*m);
-    frontend::passes::layout_memory(*m);
-    frontend::analysis::analyze(*m);
-    return m;
   }
 
   ir::Module& module() { return *module_; }

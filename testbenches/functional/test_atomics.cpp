@@ -232,7 +232,7 @@ $L__BB2_3:
 }
 )PTX";
 
-TEST(Atomics, GlobalCounterContention) {
+TEST(SimtAtomics, GlobalCounterContention) {
   Harness h(kAtomPtx);
   const int ctas = 5, threads = 96;
   const uint64_t c = h.upload(std::vector<uint32_t>{0});
@@ -244,7 +244,7 @@ TEST(Atomics, GlobalCounterContention) {
   for (uint32_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i], i);  // every ticket exactly once
 }
 
-TEST(Atomics, SharedHistogram) {
+TEST(SimtAtomics, SharedHistogram) {
   Harness h(kAtomPtx);
   const int n = 5000;
   std::vector<int> in(n);
@@ -257,7 +257,7 @@ TEST(Atomics, SharedHistogram) {
   EXPECT_EQ(h.download<int>(hist, 16), ref);
 }
 
-TEST(Atomics, CasSpinLock) {
+TEST(SimtAtomics, CasSpinLock) {
   Harness h(kAtomPtx);
   const int ctas = 3, threads = 64;
   const uint64_t lock = h.upload(std::vector<int>{0});
@@ -271,7 +271,7 @@ TEST(Atomics, CasSpinLock) {
   for (int i = 0; i < ctas * threads; ++i) EXPECT_EQ(v[i], i);  // each thread entered once
 }
 
-TEST(Atomics, FloatAndDoubleAdd) {
+TEST(SimtAtomics, FloatAndDoubleAdd) {
   Harness h(kAtomPtx);
   const uint64_t f = h.upload(std::vector<float>{1.0f});
   const uint64_t d = h.upload(std::vector<double>{-3.0});
@@ -280,7 +280,7 @@ TEST(Atomics, FloatAndDoubleAdd) {
   EXPECT_EQ(h.read<double>(d), -3.0 + 350 * 0.25);
 }
 
-TEST(Atomics, IntegerOperationsAndWrapAround) {
+TEST(SimtAtomics, IntegerOperationsAndWrapAround) {
   Harness h(kAtomPtx);
   const uint32_t and_init = 0xFFFFFFFFu;
   std::vector<uint32_t> u = {0, 0, 1000, 0, and_init, 0, 0, 12345};
@@ -350,7 +350,7 @@ const char* const kAtomHandPtx = R"PTX(
 }
 )PTX";
 
-TEST(Atomics, OldValuesRedAndGenericShared) {
+TEST(SimtAtomics, OldValuesRedAndGenericShared) {
   Harness h(kAtomHandPtx);
   const uint32_t threads = 40;
   const uint64_t p = h.upload(std::vector<uint32_t>(6, 0));

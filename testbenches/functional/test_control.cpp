@@ -453,7 +453,7 @@ int classify_ref(int x) {
   return r;
 }
 
-TEST(Control, IfElse) {
+TEST(SimtControl, IfElse) {
   Harness h(kDivPtx);
   const uint64_t out = h.alloc(64 * 4);
   h.run("ifelse", dim(1), dim(64), Args().add(out));
@@ -468,7 +468,7 @@ TEST(Control, IfElse) {
   }
 }
 
-TEST(Control, NestedDivergence) {
+TEST(SimtControl, NestedDivergence) {
   Harness h(kDivPtx);
   const uint64_t out = h.alloc(64 * 4);
   h.run("nested", dim(1), dim(64), Args().add(out));
@@ -476,7 +476,7 @@ TEST(Control, NestedDivergence) {
   for (int t = 0; t < 64; ++t) EXPECT_EQ(v[t], nested_ref(t)) << t;
 }
 
-TEST(Control, LoopWithDivergentTripCounts) {
+TEST(SimtControl, LoopWithDivergentTripCounts) {
   Harness h(kDivPtx);
   const int n = 96;  // 2 CTAs of 48 threads: partial second warp
   std::vector<int> trips(n);
@@ -497,7 +497,7 @@ TEST(Control, LoopWithDivergentTripCounts) {
   }
 }
 
-TEST(Control, EarlyReturn) {
+TEST(SimtControl, EarlyReturn) {
   Harness h(kDivPtx);
   const int threads = 128, n = 70;
   std::vector<int> in(threads);
@@ -513,7 +513,7 @@ TEST(Control, EarlyReturn) {
   }
 }
 
-TEST(Control, DivergentReturnInInlinedFunction) {
+TEST(SimtControl, DivergentReturnInInlinedFunction) {
   Harness h(kDivPtx);
   std::vector<int> in(64);
   for (int t = 0; t < 64; ++t) in[t] = (t % 5 == 0) ? -t : (t % 5 == 1 ? 0 : t * t * t * 17);
@@ -526,7 +526,7 @@ TEST(Control, DivergentReturnInInlinedFunction) {
   for (int t = 0; t < 64; ++t) EXPECT_EQ(v[t], classify_ref(in[t]) * 10 + classify_ref(in[t] - 5)) << t;
 }
 
-TEST(Control, SwitchCompareTree) {
+TEST(SimtControl, SwitchCompareTree) {
   Harness h(kDivPtx);
   std::vector<int> in(64);
   for (int t = 0; t < 64; ++t) in[t] = (t * 5) % 9 - 1;
@@ -578,7 +578,7 @@ DONE:
 }
 )PTX";
 
-TEST(Control, BrxIdxSwitch) {
+TEST(SimtControl, BrxIdxSwitch) {
   Harness h(kBrxPtx);
   std::vector<int> in(40);
   for (int t = 0; t < 40; ++t) in[t] = (t * 3) % 4;
@@ -594,7 +594,7 @@ TEST(Control, BrxIdxSwitch) {
   }
 }
 
-TEST(Control, BrxIdxOutOfRangeFaults) {
+TEST(SimtControl, BrxIdxOutOfRangeFaults) {
   Harness h(kBrxPtx);
   std::vector<int> in(32, 1);
   in[9] = 4;
@@ -632,7 +632,7 @@ LOOP:
 }
 )PTX";
 
-TEST(Control, StackStaysBoundedInDivergentLoop) {
+TEST(SimtControl, StackStaysBoundedInDivergentLoop) {
   Harness h(kLoopPtx);
   const uint64_t out = h.alloc(64 * 4);
   LaunchRequest req = h.request("countdown", dim(1), dim(64), Args().add(out), 64);
@@ -656,7 +656,7 @@ TEST(Control, StackStaysBoundedInDivergentLoop) {
   }
 }
 
-TEST(Control, ExecRecordOfBranchesAndExit) {
+TEST(SimtControl, ExecRecordOfBranchesAndExit) {
   Harness h(kDivPtx);
   const uint64_t out = h.alloc(32 * 4);
   LaunchRequest req = h.request("ifelse", dim(1), dim(32), Args().add(out));

@@ -17,12 +17,6 @@
 #include "functional/extensions.h"
 #include "harness.h"
 
-// The test binary's sc_main lives in the static simtlm_test_main, which only
-// libsystemc (linked later) references: referencing it here makes the linker
-// take it.
-extern "C" int sc_main(int argc, char* argv[]);
-int (*volatile simtlm_functional_tests_sc_main)(int, char*[]) = &sc_main;
-
 namespace simtlm::functional::test {
 namespace {
 
@@ -284,7 +278,7 @@ MixRef mix_ref(const std::vector<int>& in, int ctas, int threads) {
   return r;
 }
 
-TEST(Engine, SameResultsAtEveryWarpWidth) {
+TEST(SimtEngine, SameResultsAtEveryWarpWidth) {
   const int ctas = 3, threads = 100;
   std::vector<int> in(ctas * threads);
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>((i * 2654435761u) >> 7) & 0xFFFF;
@@ -343,7 +337,7 @@ SKIP:
 }
 )PTX";
 
-TEST(Engine, InstructionCounters) {
+TEST(SimtEngine, InstructionCounters) {
   Harness h(kCountPtx);
   const LaunchCounters c = h.run("cnt", dim(3), dim(40), Args().add(uint64_t{0}));
   // Per CTA: warp 0 (32 lanes, lanes 0..7 branch to SKIP): mov, setp, bra, add (24 lanes), ret;
@@ -353,7 +347,7 @@ TEST(Engine, InstructionCounters) {
   EXPECT_EQ(c.thread_instructions, 3u * ((32 + 32 + 32 + 24 + 32) + 5 * 8));
 }
 
-TEST(Engine, DeterministicClock) {
+TEST(SimtEngine, DeterministicClock) {
   Harness h(kCountPtx);
   const uint64_t out = h.alloc(8);
   h.run("clk", dim(1), dim(1), Args().add(out));
@@ -373,7 +367,7 @@ TEST(Engine, DeterministicClock) {
   EXPECT_EQ(h.read<uint64_t>(out), 30u);
 }
 
-TEST(Engine, TrapIsADeviceFault) {
+TEST(SimtEngine, TrapIsADeviceFault) {
   Harness h(kCountPtx);
   const std::string msg = expect_error(ErrorKind::Fault, [&] {
     h.run("trapper", dim(1), dim(32), Args().add(uint64_t{0}));
@@ -428,7 +422,7 @@ const char* const kExtPtx = R"PTX(
 }
 )PTX";
 
-TEST(Engine, ExtensionSemanticsRegistry) {
+TEST(SimtEngine, ExtensionSemanticsRegistry) {
   const uint16_t id = test_extension_id("simtlmtest.twice");
   test_extension_id("simtlmtest.missing");
   int calls = 0;
@@ -455,7 +449,7 @@ TEST(Engine, ExtensionSemanticsRegistry) {
   unregister_extension_semantics(id);
 }
 
-TEST(Engine, SgemmCorrectnessAndThroughput) {
+TEST(SimtEngine, SgemmCorrectnessAndThroughput) {
   // SIMTLM_SGEMM_N overrides the size for throughput measurements.
   const char* env = std::getenv("SIMTLM_SGEMM_N");
   const int n = env ? std::max(16, std::atoi(env) / 16 * 16) : 128;

@@ -416,7 +416,7 @@ $L__BB7_2:
 }
 )PTX";
 
-TEST(Memory, SpecialRegisters3D) {
+TEST(SimtMemory, SpecialRegisters3D) {
   Harness h(kMemPtx);
   const Dim3u grid = dim(2, 3, 2), block = dim(8, 4, 3);  // 96 threads: 3 warps
   const uint32_t threads = 96, ctas = 12;
@@ -444,7 +444,7 @@ TEST(Memory, SpecialRegisters3D) {
             }
 }
 
-TEST(Memory, SpecialRegistersSizesAndMasks) {
+TEST(SimtMemory, SpecialRegistersSizesAndMasks) {
   Harness h(kMemPtx);
   const uint32_t threads = 40;
   const uint64_t out = h.alloc(threads * 7 * 4);
@@ -466,7 +466,7 @@ TEST(Memory, SpecialRegistersSizesAndMasks) {
   }
 }
 
-TEST(Memory, ConstAndGlobalModuleVariables) {
+TEST(SimtMemory, ConstAndGlobalModuleVariables) {
   Harness h(kMemPtx);
   const uint32_t threads = 50;
   const uint64_t out = h.alloc(threads * 4);
@@ -479,7 +479,7 @@ TEST(Memory, ConstAndGlobalModuleVariables) {
   EXPECT_EQ(h.download<int>(h.var_address("gtab"), 4), (std::vector<int>{10, 20, 30, 40}));
 }
 
-TEST(Memory, LocalArrays) {
+TEST(SimtMemory, LocalArrays) {
   Harness h(kMemPtx);
   const uint32_t threads = 70;
   std::vector<int> idx(threads);
@@ -495,7 +495,7 @@ TEST(Memory, LocalArrays) {
   }
 }
 
-TEST(Memory, GenericAddressingSharedAndGlobal) {
+TEST(SimtMemory, GenericAddressingSharedAndGlobal) {
   Harness h(kMemPtx);
   const int threads = 64;
   const uint64_t g = h.alloc(threads * 4);
@@ -514,7 +514,7 @@ TEST(Memory, GenericAddressingSharedAndGlobal) {
   }
 }
 
-TEST(Memory, VectorLoadsAndStores) {
+TEST(SimtMemory, VectorLoadsAndStores) {
   Harness h(kMemPtx);
   const int threads = 33;
   std::vector<int> in(threads * 4);
@@ -529,7 +529,7 @@ TEST(Memory, VectorLoadsAndStores) {
   }
 }
 
-TEST(Memory, SignExtendingLoads) {
+TEST(SimtMemory, SignExtendingLoads) {
   Harness h(kMemPtx);
   const int threads = 32;
   std::vector<int8_t> b(threads);
@@ -549,7 +549,7 @@ TEST(Memory, SignExtendingLoads) {
   }
 }
 
-TEST(Memory, Grid3DWithBoundsCheck) {
+TEST(SimtMemory, Grid3DWithBoundsCheck) {
   Harness h(kMemPtx);
   const int nx = 13, ny = 7, nz = 5;
   const uint64_t out = h.upload(std::vector<float>(nx * ny * nz, -1.0f));
@@ -662,7 +662,7 @@ const char* const kHandPtx = R"PTX(
 }
 )PTX";
 
-TEST(Memory, MovPackUnpack) {
+TEST(SimtMemory, MovPackUnpack) {
   Harness h(kHandPtx);
   const uint32_t threads = 40;
   const uint64_t out = h.alloc(threads * 16);
@@ -676,7 +676,7 @@ TEST(Memory, MovPackUnpack) {
   }
 }
 
-TEST(Memory, IsspacepAndCvtaRoundTrip) {
+TEST(SimtMemory, IsspacepAndCvtaRoundTrip) {
   Harness h(kHandPtx);
   const uint64_t g = h.alloc(16);
   const uint64_t out = h.alloc(8);
@@ -692,7 +692,7 @@ std::string hex(uint64_t a) {
   return buf;
 }
 
-TEST(Faults, OutOfBoundsGlobalLoad) {
+TEST(SimtFaults, OutOfBoundsGlobalLoad) {
   Harness h(kHandPtx);
   const uint64_t src = h.upload(std::vector<int>(16, 5));
   const uint64_t dst = h.upload(std::vector<int>(32, -1));
@@ -710,7 +710,7 @@ TEST(Faults, OutOfBoundsGlobalLoad) {
   EXPECT_EQ(h.download<int>(dst, 32), std::vector<int>(32, -1));
 }
 
-TEST(Faults, OutOfBoundsGlobalStoreWritesNothing) {
+TEST(SimtFaults, OutOfBoundsGlobalStoreWritesNothing) {
   Harness h(kHandPtx);
   std::vector<int> src(64);
   for (int i = 0; i < 64; ++i) src[i] = i + 1;
@@ -726,7 +726,7 @@ TEST(Faults, OutOfBoundsGlobalStoreWritesNothing) {
   EXPECT_EQ(h.download<int>(ddst, 20), std::vector<int>(20, -1));  // lanes 0..19 wrote nothing
 }
 
-TEST(Faults, MisalignedGlobalLoad) {
+TEST(SimtFaults, MisalignedGlobalLoad) {
   Harness h(kHandPtx);
   const uint64_t src = h.alloc(256);
   const uint64_t dst = h.alloc(256);
@@ -738,7 +738,7 @@ TEST(Faults, MisalignedGlobalLoad) {
   EXPECT_NE(msg.find("thread (0,0,0)"), std::string::npos) << msg;
 }
 
-TEST(Faults, SharedOverflow) {
+TEST(SimtFaults, SharedOverflow) {
   Harness h(kHandPtx);
   const std::string msg = expect_error(ErrorKind::Fault, [&] {
     h.run("smem_overflow", dim(1), dim(32), Args().add(uint64_t{0}));
@@ -748,7 +748,7 @@ TEST(Faults, SharedOverflow) {
   EXPECT_NE(msg.find("thread (16,0,0)"), std::string::npos) << msg;
 }
 
-TEST(Faults, LocalOverflowAndMisalignment) {
+TEST(SimtFaults, LocalOverflowAndMisalignment) {
   Harness h(kHandPtx);
   h.run("local_overflow", dim(1), dim(4), Args().add(uint32_t{12}));  // last word: fine
   std::string msg = expect_error(ErrorKind::Fault, [&] {

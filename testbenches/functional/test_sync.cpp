@@ -213,7 +213,7 @@ $L__BB3_6:
 }
 )PTX";
 
-TEST(Sync, ReverseThroughSharedMemory) {
+TEST(SimtSync, ReverseThroughSharedMemory) {
   Harness h(kSyncPtx);
   const int threads = 256, ctas = 3;
   std::vector<int> data(threads * ctas);
@@ -233,18 +233,18 @@ void check_exit_then_sync(int n, unsigned warp_size) {
   for (int t = 0; t < 64; ++t) EXPECT_EQ(v[t], t < n ? 2 * (n - 1 - t) : -5) << "n=" << n << " t=" << t;
 }
 
-TEST(Sync, BarrierCountsOnlyLiveThreadsPartialWarp) { check_exit_then_sync(40, 32); }
+TEST(SimtSync, BarrierCountsOnlyLiveThreadsPartialWarp) { check_exit_then_sync(40, 32); }
 
 // Warp 1 exits entirely while warp 0 already waits: the exit must release it.
-TEST(Sync, BarrierReleasedWhenWaitedForWarpExits) { check_exit_then_sync(20, 32); }
+TEST(SimtSync, BarrierReleasedWhenWaitedForWarpExits) { check_exit_then_sync(20, 32); }
 
-TEST(Sync, BarrierWithExitsAtOtherWidths) {
+TEST(SimtSync, BarrierWithExitsAtOtherWidths) {
   check_exit_then_sync(20, 8);
   check_exit_then_sync(37, 64);
   check_exit_then_sync(5, 1);
 }
 
-TEST(Sync, BarRedPopcAndOr) {
+TEST(SimtSync, BarRedPopcAndOr) {
   Harness h(kSyncPtx);
   const int threads = 96;
   std::vector<int> in(threads);
@@ -276,7 +276,7 @@ float tree_ref(const std::vector<float>& in, int base, int n) {
   return b[0];
 }
 
-TEST(Sync, DynamicSharedTreeReductionAllWidths) {
+TEST(SimtSync, DynamicSharedTreeReductionAllWidths) {
   const int threads = 128, ctas = 3;
   std::vector<float> in(threads * ctas);
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 37) % 101) * 0.25f;
@@ -290,7 +290,7 @@ TEST(Sync, DynamicSharedTreeReductionAllWidths) {
   }
 }
 
-TEST(Sync, DynamicSharedTooSmallFaults) {
+TEST(SimtSync, DynamicSharedTooSmallFaults) {
   Harness h(kSyncPtx);
   const uint64_t din = h.upload(std::vector<float>(64, 1.0f));
   const uint64_t dout = h.alloc(4);
@@ -373,7 +373,7 @@ SKIP:
 }
 )PTX";
 
-TEST(Sync, NamedBarrierArriveAndSyncWithCount) {
+TEST(SimtSync, NamedBarrierArriveAndSyncWithCount) {
   Harness h(kNamedPtx);
   const uint64_t out = h.alloc(64 * 4);
   h.run("prodcons", dim(2), dim(128), Args().add(out));
@@ -381,7 +381,7 @@ TEST(Sync, NamedBarrierArriveAndSyncWithCount) {
   for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(v[t], t * 7) << t;
 }
 
-TEST(Sync, DeadlockOnDifferentBarriers) {
+TEST(SimtSync, DeadlockOnDifferentBarriers) {
   Harness h(kNamedPtx);
   const uint64_t out = h.alloc(4);
   const std::string msg = expect_error(ErrorKind::Deadlock, [&] {
@@ -397,14 +397,14 @@ TEST(Sync, DeadlockOnDifferentBarriers) {
 
 // bar executes per warp: half a warp reaching the barrier arrives for the
 // whole warp (lanes parked on the other path count), as on hardware.
-TEST(Sync, BarrierInsideDivergentBranchCountsWholeWarp) {
+TEST(SimtSync, BarrierInsideDivergentBranchCountsWholeWarp) {
   Harness h(kNamedPtx);
   const uint64_t out = h.alloc(4);
   const LaunchCounters c = h.run("halfwarp", dim(2), dim(64), Args().add(out));
   EXPECT_EQ(c.ctas, 2u);
 }
 
-TEST(Sync, DeadlockWhenCountExceedsThreads) {
+TEST(SimtSync, DeadlockWhenCountExceedsThreads) {
   Harness h(kNamedPtx);
   const uint64_t out = h.alloc(4);
   const std::string msg = expect_error(ErrorKind::Deadlock, [&] {

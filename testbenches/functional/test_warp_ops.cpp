@@ -231,16 +231,16 @@ void check_shfl_modes(int threads, unsigned warp_size) {
   }
 }
 
-TEST(WarpOps, ShflAllModes) { check_shfl_modes(64, 32); }
+TEST(SimtWarpOps, ShflAllModes) { check_shfl_modes(64, 32); }
 
-TEST(WarpOps, ShflPartialWarp) { check_shfl_modes(52, 32); }
+TEST(SimtWarpOps, ShflPartialWarp) { check_shfl_modes(52, 32); }
 
-TEST(WarpOps, ShflWidth64BehavesAsTwo32LaneSegments) {
+TEST(SimtWarpOps, ShflWidth64BehavesAsTwo32LaneSegments) {
   check_shfl_modes(64, 64);
   check_shfl_modes(100, 64);
 }
 
-TEST(WarpOps, WarpReduceSameAtWidths32And64) {
+TEST(SimtWarpOps, WarpReduceSameAtWidths32And64) {
   const int threads = 256;
   std::vector<float> in(threads);
   for (int t = 0; t < threads; ++t) in[t] = static_cast<float>((t * 29) % 64) * 0.5f;
@@ -255,7 +255,7 @@ TEST(WarpOps, WarpReduceSameAtWidths32And64) {
   }
 }
 
-TEST(WarpOps, VotesWithInactiveLanes) {
+TEST(SimtWarpOps, VotesWithInactiveLanes) {
   Harness h(kWarpPtx);
   const int threads = 64;
   std::vector<int> in(threads);
@@ -326,7 +326,7 @@ const char* const kShflPredPtx = R"PTX(
 }
 )PTX";
 
-TEST(WarpOps, ShflPredicateClampAndPartialMemberBallot) {
+TEST(SimtWarpOps, ShflPredicateClampAndPartialMemberBallot) {
   for (uint32_t threads : {32u, 24u}) {
     Harness h(kShflPredPtx);
     const uint64_t out = h.alloc(threads * 32);

@@ -480,6 +480,102 @@ TEST(Cache, NextLevelBackPressureSerialisesFills) {
   EXPECT_GT(b.mem.held, 0u);
 }
 
+TEST(Cache, XorSetIndexSpreadsPowerOfTwoStrides) {
+  CacheParams p = base_params();
+  p.sets = 4;
+  p.set_index = SetIndex::Linear;
+  TagArray linear(p);
+  p.set_index = SetIndex::Xor;
+  TagArray hashed(p);
+  // Line numbers 4k (stride of 4 lines): linear puts all in set 0; the XOR
+  // of the 2-bit fields of (k << 2) gives k for k < 4.
+  for (uint64_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(linear.set_of(4 * k * p.line_bytes), 0u);
+    EXPECT_EQ(hashed.set_of(4 * k * p.line_bytes), k);
+  }
+  EXPECT_EQ(hashed.set_of(5 * p.line_bytes), 0u);  // 01 ^ 01
+  EXPECT_EQ(hashed.set_of(6 * p.line_bytes), 3u);  // 10 ^ 01
+  p.sets = 6;
+  EXPECT_THROW(p.validate("gpu.l1d"), Error);  // xor needs a power of two
+}
+
+TEST(Cache, AllocateOnFillKeepsTheVictimUntilTheDataReturns) {
+  CacheParams p = base_params();
+  p.sets = 1;
+  p.ways = 1;
+  p.allocate_on = AllocatePolicy::OnFill;
+  Bench b(p);
+  std::vector<CacheEvent> evictions;
+  b.cache.add_observer([&](const CacheEvent& e) {
+    if (e.kind == CacheEventKind::Evict) evictions.push_back(e);
+  });
+  b.init.read(ns(0), 0x80, 32);    // B: miss, installed at its fill
+  b.init.read(cyc(20), 0x0, 32);   // A: miss at 21, no frame taken yet
+  b.init.read(cyc(22), 0x80, 32);  // B still present: hit at 23
+  b.init.read(cyc(40), 0x80, 32);  // B was replaced by A's fill: miss
+  b.run();
+  ASSERT_TRUE(b.init.all_responded());
+  EXPECT_EQ(b.init[1].responded_at, cyc(fill_cycle(21)));
+  EXPECT_EQ(b.init[2].responded_at, cyc(23 + p.hit_latency));
+  ASSERT_EQ(evictions.size(), 2u);
+  EXPECT_EQ(evictions[0].line_addr, 0x80u);
+  EXPECT_EQ(evictions[0].cycle, fill_cycle(21));  // at A's fill, not at A's miss
+  const CacheStats& s = b.cache.stats();
+  EXPECT_EQ(s.hits, 1u);
+  EXPECT_EQ(s.misses, 3u);
+}
+
+TEST(Cache, LocalStoresAreWrittenBackByAWriteEvictCache) {
+  CacheParams p = base_params();
+  p.sets = 1;
+  p.ways = 1;
+  p.write_policy = WritePolicy::WriteEvict;
+  p.write_allocate = false;
+  p.local_write_back = true;
+  Bench b(p);
+  tb::TbRequest local_store;
+  local_store.cmd = tlm::TLM_WRITE_COMMAND;
+  local_store.kind = AccessKind::Store;
+  local_store.space = StateSpace::Local;
+  local_store.len = 32;
+  b.init.read(ns(0), 0x0, 128);
+  local_store.at = cyc(20);
+  local_store.addr = 0x20;
+  b.init.add(local_store);          // hit: sector 1 dirty, answered locally
+  b.init.read(cyc(30), 0x80, 32);   // evicts line 0: writeback of sector 1
+  local_store.at = cyc(60);
+  local_store.addr = 0x200;
+  b.init.add(local_store);          // miss without write-allocate: forwarded
+  b.run();
+  ASSERT_TRUE(b.init.all_responded());
+  EXPECT_EQ(b.init[1].responded_at, cyc(20 + 1 + p.hit_latency));
+  ASSERT_EQ(b.mem.seen.size(), 4u);
+  EXPECT_EQ(b.mem.seen[1].kind, AccessKind::Writeback);
+  EXPECT_EQ(b.mem.seen[1].mask, 0x2u);
+  EXPECT_EQ(b.mem.seen[3].kind, AccessKind::Store);
+  EXPECT_EQ(b.mem.seen[3].addr, 0x200u);
+  EXPECT_EQ(b.cache.stats().write_invalidations, 0u);
+  EXPECT_EQ(b.cache.stats().forwarded, 1u);
+}
+
+TEST(Cache, DataPortBytesLimitTheResponseRate) {
+  CacheParams p = base_params();
+  p.data_port_bytes = 32;
+  Bench b(p);
+  b.init.read(ns(0), 0x0, 128);
+  const uint64_t t = 100;
+  const unsigned n = 3;
+  for (unsigned k = 0; k < n; ++k) b.init.read(cyc(t), 0x0, 128);  // hits
+  b.run();
+  ASSERT_TRUE(b.init.all_responded());
+  // Lookups at t+1, t+2, t+3; each 128-byte response holds the port
+  // ceil(128 / 32) cycles, so the responses leave that far apart.
+  const uint64_t hold = (128 + p.data_port_bytes - 1) / p.data_port_bytes;
+  for (unsigned k = 0; k < n; ++k) {
+    EXPECT_EQ(b.init[1 + k].responded_at, cyc(t + 1 + p.hit_latency + k * hold)) << "response " << k;
+  }
+}
+
 TEST(Cache, InvalidParametersNameTheField) {
   CacheParams p = base_params();
   p.line_bytes = 96;

@@ -37,6 +37,7 @@ struct TbRequest {
   uint32_t len = 32;
   uint32_t mask = 0;  // sector mask (0: derived from addr/len by the receiver)
   AccessKind kind = AccessKind::Load;
+  models::StateSpace space = models::StateSpace::Global;
   int32_t sm = 0;
   int32_t warp = 0;
 };
@@ -120,6 +121,7 @@ class TestInitiator : public sc_core::sc_module, private models::AtInitiatorPort
       t->set_streaming_width(rec.req.len);
       MemExtension& ext = *t->get_extension<MemExtension>();
       ext.kind = rec.req.kind;
+      ext.space = rec.req.space;
       ext.sector_mask = rec.req.mask;
       ext.sm_id = rec.req.sm;
       ext.warp_id = rec.req.warp;

@@ -6,6 +6,10 @@
 // data_rate.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <systemc>
 
 #include "models/dram/dram_channel.h"
@@ -299,6 +303,74 @@ TEST(Dram, StreamingReadsReachNinetyPercentOfPeakBandwidth) {
   EXPECT_EQ(s.activates, n * line / p.row_bytes);
 }
 
+TEST(Dram, ClosePagePolicyPrechargesIdleRows) {
+  DramParams p = base_params();
+  p.page_policy = PagePolicy::Close;
+  Bench b(p);
+  const DramTiming& t = p.timing;
+  b.init.read(ns(0), addr_of(p, 0, 0), 32);
+  const uint64_t t0 = 100;
+  b.init.read(cyc(t0), addr_of(p, 0, 0, 1), 32);  // same row, but it was closed meanwhile
+  b.run();
+  ASSERT_TRUE(b.init.all_responded());
+  EXPECT_EQ(b.init[1].responded_at, cyc(t0 + 1 + t.tRCD + t.tCL + p.burst_cycles()));
+  EXPECT_EQ(b.dram.stats().row_hits, 0u);
+  EXPECT_EQ(b.dram.stats().row_misses, 2u);
+  EXPECT_EQ(b.dram.stats().precharges, 2u);  // after each access, once tRAS allows
+}
+
+TEST(Dram, FullReturnQueueHoldsColumnCommands) {
+  DramParams p = base_params();
+  p.return_queue_size = 1;
+  Bench b(p);
+  const uint64_t hold = 50;  // the requester ends each response 50 cycles late
+  b.init.response_hold = cyc(hold);
+  const DramTiming& t = p.timing;
+  for (uint64_t k = 0; k < 3; ++k) b.init.read(ns(0), addr_of(p, 0, 0, k), 32);
+  // #0 reads at 1 + tRCD and completes at r0. While its response waits in the
+  // one-entry return queue no read issues; #1 reads in the cycle after #0's
+  // response left (r0 + 1). #1's response then occupies the queue until the
+  // requester ends #0's response (hold cycles later, seen one edge after).
+  const uint64_t r0 = 1 + t.tRCD + t.tCL + p.burst_cycles();
+  b.run(static_cast<double>(r0 + hold / 2));
+  EXPECT_EQ(b.dram.stats().read_bursts, 2u);  // #0 and #1 only; without the limit all 3
+  b.run(3000);
+  ASSERT_TRUE(b.init.all_responded());
+  EXPECT_EQ(b.init[0].responded_at, cyc(r0));
+  EXPECT_EQ(b.init[1].responded_at, cyc(r0 + (hold + 1)));
+  EXPECT_EQ(b.init[2].responded_at, cyc(r0 + 2 * (hold + 1)));
+  EXPECT_GT(b.dram.stats().return_queue_stalls, 0u);
+}
+
+TEST(Dram, TwoPortsShareTheChannelRoundRobin) {
+  DramParams p = base_params();
+  p.queue_size = 1;
+  TestInitiator a("a"), c("c");
+  DramChannel dram("dram", p, 2);
+  a.socket.bind(dram.target_socket);
+  c.socket.bind(dram.target_socket_at(1));
+  const unsigned n = 4;
+  for (unsigned k = 0; k < n; ++k) {
+    a.read(ns(0), addr_of(p, 0, 0, k), 32);
+    c.read(ns(0), addr_of(p, 1, 0, k), 32);
+  }
+  sc_core::sc_start(ns(3000));
+  ASSERT_TRUE(a.all_responded());
+  ASSERT_TRUE(c.all_responded());
+  // Each requester gets its own responses, in its own order...
+  EXPECT_EQ(a.response_order, (std::vector<std::size_t>{0, 1, 2, 3}));
+  EXPECT_EQ(c.response_order, (std::vector<std::size_t>{0, 1, 2, 3}));
+  // ...and with a one-entry queue the ports take turns after the first request.
+  std::vector<std::pair<sc_core::sc_time, int>> all;
+  for (unsigned k = 0; k < n; ++k) {
+    all.push_back({a[k].responded_at, 0});
+    all.push_back({c[k].responded_at, 1});
+  }
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 1; i < all.size(); ++i) EXPECT_NE(all[i].second, all[i - 1].second) << i;
+  EXPECT_EQ(dram.stats().reads, 2u * n);
+}
+
 TEST(Dram, InvalidParametersNameTheField) {
   DramParams p = base_params();
   p.bank_groups = 3;
@@ -313,9 +385,12 @@ TEST(Dram, InvalidParametersNameTheField) {
   q.data_rate = 3;  // does not divide burst_length 8
   EXPECT_THROW(q.validate("x"), Error);
   DramScheduler s;
-  EXPECT_TRUE(parse_dram_scheduler("fr_fcfs", s));
+  EXPECT_TRUE(parse_dram_scheduler("frfcfs", s));
   EXPECT_EQ(s, DramScheduler::FrFcfs);
-  EXPECT_FALSE(parse_dram_scheduler("frfcfs", s));
+  EXPECT_FALSE(parse_dram_scheduler("fr-fcfs", s));
+  PagePolicy pp;
+  EXPECT_TRUE(parse_page_policy("close", pp));
+  EXPECT_EQ(pp, PagePolicy::Close);
 }
 
 }  // namespace

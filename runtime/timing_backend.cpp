@@ -1,0 +1,68 @@
+#include "runtime/timing_backend.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "functional/executor.h"
+#include "platforms/gpu/gpu_platform.h"
+
+namespace simtlm::runtime {
+
+namespace {
+bool timing_device_created = false;
+}  // namespace
+
+TimingBackend::TimingBackend(const DeviceOptions& options) : progress_(options.progress) {
+  const Config cfg = options.config ? *options.config : Config();
+  cfg.validate();
+  if (timing_device_created || sc_core::sc_get_status() != sc_core::SC_ELABORATION) {
+    throw Error(ErrorKind::Usage,
+                "only one timing device per process: SystemC elaborates the GPU model once "
+                "(run further launches on the same simtlm::Device)");
+  }
+  if (cfg.u32("gpu.sm.warp_size") != options.warp_size) {
+    throw Error(ErrorKind::Config, "the device's warp size " + std::to_string(options.warp_size) +
+                                       " differs from gpu.sm.warp_size = " +
+                                       std::to_string(cfg.u32("gpu.sm.warp_size")));
+  }
+  timing_device_created = true;
+  platform_ = std::make_unique<platforms::GpuPlatform>("gpu", cfg);
+  if (progress_) {
+    platform_->set_progress_callback([this](const platforms::RunProgress& p) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "%s: %llu cycles, %llu warp instructions, CTAs %llu/%llu", p.kernel.c_str(),
+                    static_cast<unsigned long long>(p.cycles), static_cast<unsigned long long>(p.warp_instructions),
+                    static_cast<unsigned long long>(p.ctas_done), static_cast<unsigned long long>(p.ctas_total));
+      progress_(buf);
+    });
+  }
+}
+
+TimingBackend::~TimingBackend() {
+  // SystemC modules cannot be destroyed safely while the simulation context
+  // lives on (their processes are registered with the kernel); the platform
+  // stays until the process ends.
+  (void)platform_.release();
+}
+
+LaunchStats TimingBackend::launch(const functional::LaunchRequest& request, functional::GlobalMemory& memory) {
+  const auto start = std::chrono::steady_clock::now();
+  functional::LaunchContext ctx(request, memory);
+  platforms::LaunchFigures f = platform_->run(ctx);
+  platform_->finish_traces();
+  LaunchStats s;
+  s.kernel = request.kernel->name;
+  s.ctas = f.ctas;
+  s.warp_instructions = f.warp_instructions;
+  s.thread_instructions = f.thread_instructions;
+  s.cycles = f.cycles;
+  s.stats_json = std::move(f.stats_json);
+  s.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return s;
+}
+
+std::string TimingBackend::stats_json() const { return platform_->stats_json(); }
+
+std::string TimingBackend::summary() const { return platform_->total_summary(); }
+
+}  // namespace simtlm::runtime

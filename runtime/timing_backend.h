@@ -1,0 +1,42 @@
+// Backend::Timing: runs launches on the SystemC/TLM-2.0 GPU model
+// (platforms/gpu). The platform is elaborated once, when the device is
+// created, from DeviceOptions::config; every launch then runs on it with
+// sc_start until its last CTA completes, kernel after kernel. SystemC
+// elaborates once per process, so a process has at most one timing device.
+// Values come from the functional model executing at issue against the
+// device's GlobalMemory, so memory contents after a launch equal the
+// functional backend's.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "runtime/backend.h"
+
+namespace simtlm::platforms {
+class GpuPlatform;
+}
+
+namespace simtlm::runtime {
+
+class TimingBackend final : public LaunchBackend {
+ public:
+  // Throws Error(Config) for an invalid configuration and Error(Usage) when
+  // a timing device was already created in this process.
+  explicit TimingBackend(const DeviceOptions& options);
+  ~TimingBackend() override;
+
+  const char* name() const override { return "timing"; }
+  LaunchStats launch(const functional::LaunchRequest& request, functional::GlobalMemory& memory) override;
+  std::string stats_json() const override;
+  std::string summary() const override;
+
+  platforms::GpuPlatform& platform() { return *platform_; }
+
+ private:
+  std::unique_ptr<platforms::GpuPlatform> platform_;
+  std::function<void(const std::string&)> progress_;
+};
+
+}  // namespace simtlm::runtime

@@ -1,0 +1,115 @@
+// The timing backend through the `simtlm` program: it is the default,
+// identical runs give byte-identical stats.json, --out writes the effective
+// configuration, --trace writes a VCD and a Perfetto timeline, and
+// `simtlm config describe` lists the keys.
+#include <gmock/gmock.h>
+
+#include <nlohmann/json.hpp>
+
+#include "testbenches/cli/cli_harness.h"
+
+namespace simtlm::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST_F(CliTest, TimingIsTheDefaultBackendAndPrintsTimingSummary) {
+  CliResult r = run({"run", "vectorAdd", "--size", "small", "-p", "gpu.num_sms=4"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* field : {"backend", "timing", "cycles", "IPC", "issue slots", "occupancy", "L1D", "L2",
+                            "DRAM bandwidth", "PASS"})
+    EXPECT_THAT(r.out, HasSubstr(field));
+}
+
+TEST_F(CliTest, TimingStatsJsonIsDeterministic) {
+  for (const char* w : {"vectorAdd", "bfs"}) {
+    const std::string a = std::string("a_") + w, b = std::string("b_") + w;
+    CliResult ra = run({"run", w, "--size", "small", "-p", "gpu.num_sms=4", "--out", a});
+    CliResult rb = run({"run", w, "--size", "small", "-p", "gpu.num_sms=4", "--out", b});
+    ASSERT_EQ(ra.code, 0) << ra.err;
+    ASSERT_EQ(rb.code, 0) << rb.err;
+    const std::string sa = read_text(path(a + "/stats.json")), sb = read_text(path(b + "/stats.json"));
+    EXPECT_FALSE(sa.empty());
+    EXPECT_EQ(sa, sb) << w;
+    nlohmann::json j = nlohmann::json::parse(sa);
+    EXPECT_EQ(j["backend"], "timing");
+    EXPECT_GT(j["cycles"].get<uint64_t>(), 0u);
+    ASSERT_TRUE(j.contains("timing"));
+    EXPECT_EQ(j["timing"]["kernels"].size(), j["launches"].get<size_t>());
+    EXPECT_TRUE(j["timing"]["total"].contains("gpu.ipc"));
+    EXPECT_TRUE(j["timing"]["meta"].contains("gpu.dram_total.bandwidth_gbps"));
+    EXPECT_EQ(j["per_launch"][0]["backend_stats"]["gpu.cycles"], j["per_launch"][0]["cycles"]);
+    nlohmann::json cfg = nlohmann::json::parse(read_text(path(a + "/config.json")));
+    EXPECT_EQ(cfg["gpu"]["num_sms"], 4);
+    EXPECT_EQ(cfg["gpu"]["name"], "GTX480");
+  }
+}
+
+TEST_F(CliTest, TracesAreWrittenIntoOutDir) {
+  CliResult r = run({"run", "vectorAdd", "--size", "small", "-p", "gpu.num_sms=2", "--out", "t", "--trace", "vcd",
+                     "--trace", "timeline"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string vcd = read_text(path("t/trace.vcd"));
+  EXPECT_THAT(vcd, HasSubstr("$enddefinitions $end"));
+  EXPECT_THAT(vcd, HasSubstr("resident_warps"));
+  nlohmann::json tl = nlohmann::json::parse(read_text(path("t/timeline.json")));
+  ASSERT_TRUE(tl.contains("traceEvents"));
+  int ctas = 0, kernels = 0;
+  for (const auto& e : tl["traceEvents"]) {
+    if (e.value("cat", "") == "cta") ++ctas;
+    if (e.value("cat", "") == "kernel") ++kernels;
+  }
+  EXPECT_GT(ctas, 0);
+  EXPECT_GE(kernels, 1);
+  EXPECT_EQ(run({"run", "vectorAdd", "--trace", "vcd"}).code, 2);  // needs --out
+  EXPECT_EQ(run({"run", "vectorAdd", "--out", "x", "--trace", "gif"}).code, 2);
+}
+
+TEST_F(CliTest, ConfigErrorsExitTwo) {
+  CliResult r = run({"run", "vectorAdd", "-p", "gpu.l1d.sets=3"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("gpu.l1d.sets"));
+  r = run({"run", "vectorAdd", "-p", "gpu.dram.page_policy=close", "--size", "small"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("page_policy"));
+}
+
+TEST_F(CliTest, ConfigDescribeListsKeys) {
+  CliResult r = run({"config", "describe"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("gpu.l1d.sets"));
+  r = run({"config", "describe", "--markdown"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("| `gpu.num_sms` |"));
+  EXPECT_EQ(run({"config", "explain"}).code, 2);
+}
+
+TEST_F(CliTest, DeadlockExitsThree) {
+  write("dl.ptx", R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry deadlock()
+{
+	.reg .b32 	%r<3>;
+	.reg .pred 	%p<2>;
+	mov.u32 	%r1, %tid.x;
+	setp.lt.u32 	%p1, %r1, 32;
+	@%p1 bra 	$L_first;
+	bar.sync 	2, 64;
+	bra.uni 	$L_done;
+$L_first:
+	bar.sync 	1, 64;
+$L_done:
+	ret;
+}
+)");
+  write("spec.json", R"({"grid": 1, "block": 64, "args": [], "buffers": {}})");
+  CliResult r = run({"ptx", "dl.ptx", "--launch", "spec.json", "-p", "sim.watchdog_cycles=1000", "-p",
+                     "gpu.num_sms=1"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("deadlock"));
+}
+
+}  // namespace
+}  // namespace simtlm::test
