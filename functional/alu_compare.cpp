@@ -96,14 +96,29 @@ struct SetpKernel {
     const uint64_t* b = args.src[1];
     const uint64_t* c = args.src[2];
     const Combine comb(args.inst->boolop);
-    for_each_lane(args.mask, [&](unsigned i) {
-      const uint64_t t = compare<C>(Read::get(a[i]), Read::get(b[i])) ? 1 : 0;
-      const uint64_t cv = WithC ? (c[i] & 1) : 0;
-      const uint64_t pv = WithC ? comb.apply(t, cv) : t;
-      const uint64_t qv = WithC ? comb.apply(t ^ 1, cv) : t ^ 1;
-      if (p != nullptr) p[i] = pv;
-      if (q != nullptr) q[i] = qv;
-    });
+    auto test = [&](unsigned i) -> uint64_t {
+      return compare<C>(Read::get(a[i]), Read::get(b[i])) ? 1 : 0;
+    };
+    // One loop per destination shape keeps the lane loop free of branches.
+    if (q == nullptr) {
+      if (p == nullptr) return;
+      for_each_lane(args.mask, [&](unsigned i) {
+        const uint64_t t = test(i);
+        p[i] = WithC ? comb.apply(t, c[i] & 1) : t;
+      });
+    } else if (p == nullptr) {
+      for_each_lane(args.mask, [&](unsigned i) {
+        const uint64_t t = test(i) ^ 1;
+        q[i] = WithC ? comb.apply(t, c[i] & 1) : t;
+      });
+    } else {
+      for_each_lane(args.mask, [&](unsigned i) {
+        const uint64_t t = test(i);
+        const uint64_t cv = WithC ? (c[i] & 1) : 0;  // read before p/q may overwrite c
+        p[i] = WithC ? comb.apply(t, cv) : t;
+        q[i] = WithC ? comb.apply(t ^ 1, cv) : t ^ 1;
+      });
+    }
   }
 };
 

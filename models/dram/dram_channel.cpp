@@ -69,6 +69,7 @@ bool DramChannel::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
     return false;
   }
   enqueue(port, trans, clock().registration_cycle_now());
+  admit_rr_ = port;  // the other ports go first when the queue next frees up
   return true;
 }
 
