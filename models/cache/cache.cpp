@@ -74,10 +74,13 @@ bool Cache::on_response(unsigned, tlm::tlm_generic_payload& trans) {
 // ---------------------------------------------------------------- clock
 
 uint64_t Cache::tick(uint64_t c) {
-  // 1. One response from the next level.
-  if (!from_below_.empty() && from_below_.front().ready <= c) {
-    if (from_below(*from_below_.front().trans, c)) {
-      from_below_.pop_front();
+  // 1. One response from the next level: the oldest one that can be
+  //    processed (an allocate-on-fill fill may have to wait for a frame whose
+  //    reservation is released by a later fill, so no strict FIFO here).
+  for (auto it = from_below_.begin(); it != from_below_.end() && it->ready <= c; ++it) {
+    if (from_below(*it->trans, c)) {
+      from_below_.erase(it);
+      break;
     }
   }
   // 2. One tag lookup.

@@ -5,7 +5,8 @@
 //   initiator_socket -> next level (interconnect, L2, DRAM)      fills/writes out, responses in
 //
 // Per clock cycle (in this order): one response from the next level is
-// processed (fill, write acknowledgement, writeback acknowledgement); one
+// processed (fill, write acknowledgement, writeback acknowledgement; the
+// oldest that can proceed); one
 // request gets its tag lookup; a held request is admitted to the request
 // queue; one request is sent to the next level; one response is sent to the
 // requester. Timing formulas are in docs/memory-system.md.

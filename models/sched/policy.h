@@ -93,7 +93,9 @@ class Policy {
   virtual void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) {
     (void)slot, (void)scheduler, (void)cls, (void)cycle;
   }
-  // An offered warp could not issue (reported for every warp the SM examined).
+  // An offered warp could not issue (reported for every warp the SM examined,
+  // only to policies whose wants_stall_events() is true: it is a hot path).
+  virtual bool wants_stall_events() const { return false; }
   virtual void on_stall(uint32_t slot, StallKind kind, uint64_t cycle) { (void)slot, (void)kind, (void)cycle; }
   virtual void on_barrier(uint32_t slot, BarrierEvent event, uint64_t cycle) { (void)slot, (void)event, (void)cycle; }
   // L1D events of accesses made by this SM (hit/miss/merge/fill/evict).

@@ -26,12 +26,15 @@ std::vector<uint32_t> TwoLevelPolicy::pending(unsigned scheduler) const {
   return std::vector<uint32_t>(sched_[scheduler].pending.begin(), sched_[scheduler].pending.end());
 }
 
-void TwoLevelPolicy::promote(Sched& s) {
+void TwoLevelPolicy::promote(Sched& s, int64_t exclude) {
   while (s.active.size() < capacity_ && !s.pending.empty()) {
-    auto pick = s.pending.begin();
-    if (outer_gto_) {
-      pick = std::min_element(s.pending.begin(), s.pending.end(),
-                              [this](uint32_t a, uint32_t b) { return age_[a] < age_[b]; });
+    // The warp just demoted is taken back only when nobody else is pending.
+    auto eligible = [&](uint32_t slot) { return static_cast<int64_t>(slot) != exclude || s.pending.size() == 1; };
+    auto pick = s.pending.end();
+    for (auto it = s.pending.begin(); it != s.pending.end(); ++it) {
+      if (!eligible(*it)) continue;
+      if (pick == s.pending.end() || (outer_gto_ && age_[*it] < age_[*pick])) pick = it;
+      if (!outer_gto_) break;
     }
     const uint32_t slot = *pick;
     s.pending.erase(pick);
@@ -45,7 +48,7 @@ void TwoLevelPolicy::demote(Sched& s, uint32_t slot) {
   if (s.pending.empty()) return;  // nobody to take its place: stay active
   s.active.erase(it);
   s.pending.push_back(slot);
-  promote(s);
+  promote(s, slot);
 }
 
 void TwoLevelPolicy::warp_added(const WarpInfo& warp) {

@@ -25,6 +25,7 @@ class TwoLevelPolicy : public Policy {
   void warp_removed(uint32_t slot) override;
   void order(unsigned scheduler, uint64_t cycle, std::vector<uint32_t>& out) override;
   void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) override;
+  bool wants_stall_events() const override { return true; }
   void on_stall(uint32_t slot, StallKind kind, uint64_t cycle) override;
   std::string describe(unsigned scheduler) const override;
 
@@ -38,7 +39,7 @@ class TwoLevelPolicy : public Policy {
     std::deque<uint32_t> pending;  // demotion/arrival order
     int64_t last = -1;             // last issuer
   };
-  void promote(Sched& s);
+  void promote(Sched& s, int64_t exclude = -1);
   void demote(Sched& s, uint32_t slot);
 
   uint32_t capacity_;

@@ -81,6 +81,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   pp.schedulers = p_.schedulers;
   pp.max_warps = max_warps_;
   policy_ = sched::make_policy(pp);
+  policy_wants_stalls_ = policy_->wants_stall_events();
   if (l1d_) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d_->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });
@@ -202,6 +203,8 @@ void Sm::activate_pending(uint64_t c) {
       w.pending_long.assign(words, 0);
       w.outstanding = 0;
       w.at_barrier = false;
+      w.eligible_from = 0;
+      w.sb_blocked = false;
       w.last_stall = sched::StallKind::Fetch;
       w.blocking_reg = kNone;
       cs.warp_slots.push_back(ws);
@@ -290,8 +293,7 @@ void Sm::credit_until(uint64_t c) {
   stats_.active_cycles += gap;
   stats_.resident_cta_cycles += gap * resident_ctas_;
   stats_.resident_warp_cycles += gap * resident_warps_;
-  uint64_t* slots = &stats_.slot_issued;
-  for (uint8_t r : last_reason_) slots[r] += gap;
+  for (uint8_t r : last_reason_) slot_counter(r) += gap;
 }
 
 uint64_t Sm::tick(uint64_t c) {
@@ -369,6 +371,7 @@ void Sm::set_pending(WarpState& w, const InstTiming& info, bool long_latency) {
 }
 
 void Sm::clear_pending(WarpState& w, const InstTiming& info) {
+  w.sb_blocked = false;
   for (unsigned i = 0; i < info.num_dst; ++i) {
     const uint32_t r = info.dst[i];
     w.pending[r >> 6] &= ~(1ull << (r & 63));

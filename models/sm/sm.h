@@ -127,6 +127,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
 
   // Slot reasons (index into the slot counters).
   enum Reason : uint8_t { kIssued, kIdle, kFetch, kBarrier, kScoreboard, kPipeline, kMemory, kThrottled, kReasons };
+  uint64_t& slot_counter(uint8_t reason);
+  static int reason_priority(uint8_t reason);
 
   struct WarpState {
     bool live = false;       // resident and not finished
@@ -149,6 +151,11 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
     std::vector<uint64_t> pending_long;
     uint32_t outstanding = 0;  // writebacks and memory operations in flight
     bool at_barrier = false;
+    uint64_t eligible_from = 0;  // a warp released from a barrier issues from the next cycle
+    // A scoreboard stall stays until one of the warp's writebacks lands:
+    // cached so stalled warps cost almost nothing to re-examine.
+    bool sb_blocked = false;
+    sched::StallKind sb_kind = sched::StallKind::Scoreboard;
     // Last examination (describe_stall): reason and blocking register.
     sched::StallKind last_stall = sched::StallKind::Fetch;
     uint32_t blocking_reg = kNone;
@@ -257,6 +264,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   std::unique_ptr<regfile::Allocator> regs_;
   std::unique_ptr<smem::Allocator> smem_alloc_;
   std::unique_ptr<sched::Policy> policy_;
+  bool policy_wants_stalls_ = false;
 
   // Pipeline state.
   std::vector<WarpState> warps_;

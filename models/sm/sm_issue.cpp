@@ -13,17 +13,6 @@ using sched::StallKind;
 
 namespace {
 
-// Which stall a slot reports when several warps stall: the most advanced one.
-int priority(uint8_t reason) {
-  switch (reason) {
-    case 6: case 5: case 7: return 5;  // memory, pipeline, throttled
-    case 4: return 4;                  // scoreboard
-    case 3: return 3;                  // barrier
-    case 2: return 2;                  // fetch
-    default: return 1;                 // idle
-  }
-}
-
 size_t earliest(const std::vector<uint64_t>& v) {
   return static_cast<size_t>(std::min_element(v.begin(), v.end()) - v.begin());
 }
@@ -33,8 +22,31 @@ constexpr uint64_t kLocalSmStride = 1ull << 36;
 
 }  // namespace
 
+uint64_t& Sm::slot_counter(uint8_t reason) {
+  switch (reason) {
+    case kIssued: return stats_.slot_issued;
+    case kFetch: return stats_.slot_fetch;
+    case kBarrier: return stats_.slot_barrier;
+    case kScoreboard: return stats_.slot_scoreboard;
+    case kPipeline: return stats_.slot_pipeline;
+    case kMemory: return stats_.slot_memory;
+    case kThrottled: return stats_.slot_throttled;
+    default: return stats_.slot_idle;
+  }
+}
+
+// Which stall a slot reports when several warps stall: the most advanced one.
+int Sm::reason_priority(uint8_t reason) {
+  switch (reason) {
+    case kMemory: case kPipeline: case kThrottled: return 5;
+    case kScoreboard: return 4;
+    case kBarrier: return 3;
+    case kFetch: return 2;
+    default: return 1;
+  }
+}
+
 void Sm::issue_stage(uint64_t c) {
-  uint64_t* slots = &stats_.slot_issued;
   for (uint32_t s = 0; s < p_.schedulers; ++s) {
     uint8_t best = kIdle;
     bool issued = false;
@@ -54,21 +66,25 @@ void Sm::issue_stage(uint64_t c) {
           break;
         }
         warps_[slot].last_stall = stall;
-        policy_->on_stall(slot, stall, c);
-        if (priority(r) > priority(best)) best = r;
+        if (policy_wants_stalls_) policy_->on_stall(slot, stall, c);
+        if (reason_priority(r) > reason_priority(best)) best = r;
       }
     }
     const uint8_t reason = issued ? static_cast<uint8_t>(kIssued) : best;
     last_reason_[s] = reason;
-    ++slots[reason];
+    ++slot_counter(reason);
   }
 }
 
 Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   WarpState& w = warps_[slot];
+  if (w.sb_blocked) {
+    stall = w.sb_kind;
+    return kScoreboard;
+  }
   functional::Warp& fw = *w.warp;
   w.blocking_reg = kNone;
-  if (fw.waiting()) {
+  if (fw.waiting() || c < w.eligible_from) {
     stall = StallKind::Barrier;
     return kBarrier;
   }
@@ -85,17 +101,13 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   }
   const CtaState& cs = ctas_[w.cta_slot];
   const InstTiming& info = cs.timing->at(w.ib_pc);
-  for (unsigned i = 0; i < info.num_src; ++i) {
-    if (reg_set(w.pending, info.src[i])) {
-      w.blocking_reg = info.src[i];
-      stall = reg_set(w.pending_long, info.src[i]) ? StallKind::LongLatency : StallKind::Scoreboard;
-      return kScoreboard;
-    }
-  }
-  for (unsigned i = 0; i < info.num_dst; ++i) {
-    if (reg_set(w.pending, info.dst[i])) {
-      w.blocking_reg = info.dst[i];
-      stall = reg_set(w.pending_long, info.dst[i]) ? StallKind::LongLatency : StallKind::Scoreboard;
+  for (unsigned i = 0; i < info.num_src + info.num_dst; ++i) {
+    const uint32_t r = i < info.num_src ? info.src[i] : info.dst[i - info.num_src];
+    if (reg_set(w.pending, r)) {
+      w.blocking_reg = r;
+      stall = reg_set(w.pending_long, r) ? StallKind::LongLatency : StallKind::Scoreboard;
+      w.sb_blocked = true;
+      w.sb_kind = stall;
       return kScoreboard;
     }
   }
@@ -202,6 +214,7 @@ bool Sm::issue(uint32_t slot, uint64_t c) {
       WarpState& o = warps_[ws];
       if (o.at_barrier && o.warp != nullptr && !o.warp->waiting()) {
         o.at_barrier = false;
+        o.eligible_from = c + 1;
         policy_->on_barrier(ws, sched::BarrierEvent::Release, c);
       }
     }

@@ -525,6 +525,26 @@ TEST(Cache, AllocateOnFillKeepsTheVictimUntilTheDataReturns) {
   EXPECT_EQ(s.misses, 3u);
 }
 
+TEST(Cache, AllocateOnFillWaitsForAFrameWithoutBlockingOtherFills) {
+  CacheParams p = base_params();
+  p.sets = 1;
+  p.ways = 1;
+  p.allocate_on = AllocatePolicy::OnFill;
+  Bench b(p);
+  b.init.read(ns(0), 0x80, 32);    // B sector 0: installed at its fill
+  b.init.read(cyc(20), 0x0, 32);   // A: miss at 21, fill A leaves at 21
+  b.init.read(cyc(20), 0xA0, 32);  // B sector 1: sector miss at 22 reserves B's frame
+  b.run();
+  ASSERT_TRUE(b.init.all_responded());
+  // Fill A arrives first (cycle fill_cycle(21)) but the only frame is
+  // reserved; fill B' (one cycle later) is processed past it and frees the
+  // frame; A's fill then replaces B in the next cycle.
+  EXPECT_EQ(b.init[2].responded_at, cyc(fill_cycle(22)));
+  EXPECT_EQ(b.init[1].responded_at, cyc(fill_cycle(22) + 1));
+  EXPECT_EQ(b.cache.stats().fill_stalls, 2u);
+  EXPECT_EQ(b.cache.stats().evictions, 1u);
+}
+
 TEST(Cache, LocalStoresAreWrittenBackByAWriteEvictCache) {
   CacheParams p = base_params();
   p.sets = 1;

@@ -230,16 +230,16 @@ class SmBench {
     return r;
   }
 
-  // Sets up the launch on the SM (CTAs start when the simulation runs) and
-  // runs the same launch functionally on the reference memory.
+  // Places the launch's first CTAs on the SM (they start when the simulation
+  // runs) and runs the same launch functionally on the reference memory.
   void launch(const std::string& kernel, functional::Dim3u grid, functional::Dim3u block, const Args& args,
               uint32_t dynamic_shared = 0) {
     request_ = request(kernel, grid, block, args, dynamic_shared);
     ctx_ = std::make_unique<functional::LaunchContext>(request_, mem_);
     next_cta_ = 0;
     completed = 0;
-    reference = functional::run_launch(request_, ref_);
     dispatch(*sm_);
+    reference = functional::run_launch(request_, ref_);  // may throw (device fault)
   }
 
   // Runs until the simulation has no more events (or `limit`).

@@ -81,7 +81,9 @@ TEST(SmCorrectness, LocalConstAndGenericAccessesMatch) {
   EXPECT_LE(s.local_transactions, 8 * (s.local_load_instructions + s.local_store_instructions));
   EXPECT_GE(s.local_transactions, s.local_load_instructions + s.local_store_instructions);
   for (const SeenRequest& r : b.target().seen) {
-    if (r.space == StateSpace::Local) EXPECT_FALSE(r.kind == AccessKind::Atomic);
+    if (r.space == StateSpace::Local) {
+      EXPECT_NE(r.kind, AccessKind::Atomic);
+    }
   }
 }
 

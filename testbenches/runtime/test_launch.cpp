@@ -236,11 +236,13 @@ TEST(RuntimeLaunch, OutOfBoundsStoreIsADeviceFault) {
   EXPECT_TRUE(dev.launch_history().empty());
 }
 
-TEST(RuntimeDevice, TimingBackendIsNotAvailableYet) {
+TEST(RuntimeDevice, TimingBackendChecksWarpSizeAgainstItsConfiguration) {
+  // Rejected before any SystemC module is built: the configuration says 32.
   DeviceOptions opt;
   opt.backend = Backend::Timing;
-  std::string msg = error_of(ErrorKind::Usage, [&] { Device dev(opt); });
-  EXPECT_THAT(msg, HasSubstr("timing backend not available yet"));
+  opt.warp_size = 16;
+  std::string msg = error_of(ErrorKind::Config, [&] { Device dev(opt); });
+  EXPECT_THAT(msg, HasSubstr("gpu.sm.warp_size"));
 }
 
 TEST(RuntimeDevice, WarpSizeIsChecked) {

@@ -27,7 +27,7 @@ class Btree : public Workload, public HasOutputs {
 
   void setup(Device& dev, Size size, uint64_t seed) override {
     const uint32_t n = size == Size::Small ? 300000 : 1000000;
-    queries_ = size == Size::Small ? 48 : 1500;
+    queries_ = size == Size::Small ? 24 : 1500;
     SplitMix64 rk(stream_seed(seed, 1)), rt(stream_seed(seed, 2)), rq(stream_seed(seed, 3));
     sorted_.resize(n);
     int32_t k = int32_t(rk.below(16));

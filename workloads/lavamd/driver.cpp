@@ -29,7 +29,7 @@ class LavaMd : public Workload, public HasOutputs {
   void setup(Device& dev, Size size, uint64_t seed) override {
     uint32_t lo, hi;
     if (size == Size::Small) {
-      boxes_ = 2, lo = 20, hi = 60;  // few particles: fast
+      boxes_ = 2, lo = 20, hi = 40;  // few particles (fast), but box 0 has 140 (below)
     } else {
       boxes_ = 3, lo = 60, hi = kMaxP;  // boxes above 128 particles use the second slot
     }
@@ -40,6 +40,7 @@ class LavaMd : public Workload, public HasOutputs {
       const uint32_t bx = b % boxes_, by = (b / boxes_) % boxes_, bz = b / (boxes_ * boxes_);
       start_[b] = int32_t(q_.size());
       count_[b] = int32_t(rng.range(lo, hi));
+      if (size == Size::Small && b == 0) count_[b] = 140;  // exercises the second slot (t + 128)
       for (int32_t i = 0; i < count_[b]; ++i) {
         pos_.push_back(float(bx) + rng.unit_float());
         pos_.push_back(float(by) + rng.unit_float());

@@ -27,7 +27,7 @@ class MriQ : public Workload, public HasOutputs {
 
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
-      num_x_ = 1000, num_k_ = 600;  // partial CTA, 3 chunks (256, 256, 88)
+      num_x_ = 700, num_k_ = 300;  // partial CTA, 2 chunks (256, 44)
     } else {
       num_x_ = 12288, num_k_ = 640;  // 48 CTAs, 3 chunks (256, 256, 128)
     }

@@ -1,0 +1,11 @@
+#!/bin/sh
+# Simulation speed of the timing model (docs/performance.md): sgemm, bfs and
+# hotspot at default size on gtx480, one process each, single-threaded, with
+# the peak resident memory from /usr/bin/time -v.
+#   bench/run_timing_bench.sh [BUILD_DIR]
+set -eu
+build=${1:-build}
+for w in sgemm bfs hotspot; do
+  /usr/bin/time -v "$build/bench/simtlm_bench_timing" "$w" default 2> "/tmp/simtlm_bench_$w.time"
+  grep -E "Maximum resident set size|Elapsed" "/tmp/simtlm_bench_$w.time"
+done

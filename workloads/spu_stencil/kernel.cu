@@ -1,0 +1,134 @@
+// spu_stencil: the 3-D iteration-space wavefront stencil of the SPU study,
+//   H[i,j,k] = (H[i-1,j,k] + H[i,j-1,k] + H[i,j,k-1]) / 3,  0 <= i,j < N, 0 <= k < K,
+// with boundary planes H[i,j,-1] = A[i,j], H[i,-1,k] = B[i,k], H[-1,j,k] = C[j,k].
+//
+// Tiling (tile side 32). The (i, j) plane is cut into 32 x 32 columns of tiles;
+// one CTA of 8 x 8 threads owns one column (I, J) and walks its tiles in k
+// order. Column (I, J) needs the whole east face of column (I-1, J) and the
+// south face of column (I, J-1), so the host launches one kernel per column
+// anti-diagonal d = I + J (columns on one diagonal are independent).
+//
+// Faces in global memory. fx[j][k] holds, for every j, the value just west of
+// the next column to run in that row of columns: C[j][k] initially, and the
+// east face H[min(32*I+31, N-1), j, k] once column (I, J) has run (in place: the
+// only later reader is column (I+1, J), on the next diagonal). fy[i][k] is the
+// same for the north/south faces (initially B). After the last diagonal fx and
+// fy hold the east and south output faces H[N-1, j, k] and H[i, N-1, k]; out
+// holds the bottom output plane H[i, j, K-1].
+//
+// Inside a tile. Thread (tx, ty) owns a 4 x 4 (i, j) sub-column of the tile:
+// i = 4*tx + a, j = 4*ty + b. The unit of work is its 4 x 4 block at one k; block
+// (tx, ty, k) depends on blocks (tx-1, ty, k), (tx, ty-1, k) and (tx, ty, k-1),
+// so the CTA runs a wavefront over steps s = tx + ty + k (46 steps per tile,
+// one __syncthreads each). The block of the previous k stays in the thread's
+// registers (16 values; across k-tiles too, which plays the role of the
+// k-face kept on chip), and a block passes its east and south edges (4 values
+// each) to its neighbours through double-buffered shared arrays (by step
+// parity). The tile's west and north input faces are staged in shared memory
+// per k-tile; the threads at the east/south edge of the tile write the output
+// faces into the same staging arrays (a location is overwritten only after
+// its last read), which are then stored back to fx/fy with coalesced writes.
+#define TB 32    // tile side
+#define TS 4     // sub-tile side (points per thread in i and j)
+#define TT 8     // threads per CTA side (TB / TS)
+
+extern "C" __global__ void spu_stencil_diag(const float* __restrict__ A, float* fx, float* fy,
+                                            float* __restrict__ out, int N, int K, int diag,
+                                            int first_I) {
+  __shared__ float west[TB][TB + 1];   // [local j][local k]: west input face, then east output face
+  __shared__ float north[TB][TB + 1];  // [local i][local k]: north input face, then south output face
+  __shared__ float edge_e[2][TT][TT][TS];  // [parity][tx][ty][b]: east edge of block (tx, ty)
+  __shared__ float edge_s[2][TT][TT][TS];  // [parity][tx][ty][a]: south edge of block (tx, ty)
+
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int tid = ty * TT + tx;
+  const int I = first_I + blockIdx.x;  // column of tiles (I, J) on diagonal I + J = diag
+  const int J = diag - I;
+  const int i0 = I * TB + tx * TS;     // this thread's first i and j
+  const int j0 = J * TB + ty * TS;
+  const int le = min(TB - 1, N - 1 - I * TB);  // local i of the tile's east face
+  const int lf = min(TB - 1, N - 1 - J * TB);  // local j of the tile's south face
+
+  // The previous-k plane of this thread's block: A at the start.
+  float prev[TS][TS];
+#pragma unroll
+  for (int a = 0; a < TS; ++a)
+#pragma unroll
+    for (int b = 0; b < TS; ++b) {
+      const int i = i0 + a, j = j0 + b;
+      prev[a][b] = (i < N && j < N) ? A[(size_t)i * N + j] : 0.f;
+    }
+
+  for (int k0 = 0; k0 < K; k0 += TB) {
+    // Stage the west face fx[J*32 + r][k0 + c] and the north face fy[I*32 + r][k0 + c].
+    for (int e = tid; e < TB * TB; e += TT * TT) {
+      const int r = e / TB, c = e % TB;
+      const int jj = J * TB + r, ii = I * TB + r, kk = k0 + c;
+      west[r][c] = (jj < N && kk < K) ? fx[(size_t)jj * K + kk] : 0.f;
+      north[r][c] = (ii < N && kk < K) ? fy[(size_t)ii * K + kk] : 0.f;
+    }
+    __syncthreads();
+
+    for (int s = 0; s < 2 * (TT - 1) + TB; ++s) {
+      const int kl = s - tx - ty;  // local k of this thread's block at this step
+      if (kl >= 0 && kl < TB && k0 + kl < K) {
+        const int p = s & 1, q = p ^ 1;  // write parity, read parity (previous step)
+        float w[TS], n[TS];
+#pragma unroll
+        for (int b = 0; b < TS; ++b) w[b] = tx == 0 ? west[ty * TS + b][kl] : edge_e[q][tx - 1][ty][b];
+#pragma unroll
+        for (int a = 0; a < TS; ++a) n[a] = ty == 0 ? north[tx * TS + a][kl] : edge_s[q][tx][ty - 1][a];
+        // The block in dependence order: a (i) outer, b (j) inner.
+#pragma unroll
+        for (int a = 0; a < TS; ++a) {
+          float left = n[a];  // H[i, j-1, k]
+#pragma unroll
+          for (int b = 0; b < TS; ++b) {
+            const float up = a == 0 ? w[b] : prev[a - 1][b];  // H[i-1, j, k] (already updated row)
+            const float h = (up + left + prev[a][b]) * (1.0f / 3.0f);
+            prev[a][b] = h;
+            left = h;
+          }
+        }
+#pragma unroll
+        for (int b = 0; b < TS; ++b) edge_e[p][tx][ty][b] = prev[TS - 1][b];
+#pragma unroll
+        for (int a = 0; a < TS; ++a) edge_s[p][tx][ty][a] = prev[a][TS - 1];
+        // Output faces of the tile, into the staging arrays (their input
+        // values at this k were read at least one step ago). The east face is
+        // the tile's last row i = le (le < 31 in a partial last column), the
+        // south face its last column j = lf.
+#pragma unroll
+        for (int a = 0; a < TS; ++a)
+          if (tx * TS + a == le) {
+#pragma unroll
+            for (int b = 0; b < TS; ++b) west[ty * TS + b][kl] = prev[a][b];
+          }
+#pragma unroll
+        for (int b = 0; b < TS; ++b)
+          if (ty * TS + b == lf) {
+#pragma unroll
+            for (int a = 0; a < TS; ++a) north[tx * TS + a][kl] = prev[a][b];
+          }
+      }
+      __syncthreads();
+    }
+
+    // Store the east and south faces of this tile over the consumed inputs.
+    for (int e = tid; e < TB * TB; e += TT * TT) {
+      const int r = e / TB, c = e % TB;
+      const int jj = J * TB + r, ii = I * TB + r, kk = k0 + c;
+      if (jj < N && kk < K) fx[(size_t)jj * K + kk] = west[r][c];
+      if (ii < N && kk < K) fy[(size_t)ii * K + kk] = north[r][c];
+    }
+    __syncthreads();  // the staging arrays are reloaded for the next k-tile
+  }
+
+#pragma unroll
+  for (int a = 0; a < TS; ++a)
+#pragma unroll
+    for (int b = 0; b < TS; ++b) {
+      const int i = i0 + a, j = j0 + b;
+      if (i < N && j < N) out[(size_t)i * N + j] = prev[a][b];
+    }
+}
