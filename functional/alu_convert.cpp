@@ -192,7 +192,9 @@ struct IntFloatMake {
 // ---- float -> int --------------------------------------------------------
 // Rounds to an integer (.rni/.rzi/.rmi/.rpi), then saturates to the range of D;
 // NaN gives 0.
-template <FK S, class D>
+// .rzi needs no rounding step: the range checks below see the unrounded value
+// (equivalent at both ends) and the conversion instruction truncates.
+template <FK S, class D, bool Rzi>
 struct CvtFloatInt {
   static void run(const AluArgs& a) {
     uint64_t* d = a.dst[0];
@@ -203,7 +205,8 @@ struct CvtFloatInt {
     constexpr double kHiExcl = static_cast<double>(IntT<D>::kMax) + 1.0;  // a power of two
     constexpr double kLo = static_cast<double>(IntT<D>::kMin);
     for_each_lane(a.mask, [&](unsigned i) {
-      const double r = round_integral(read_float<S>(s[i], ftz), m);
+      const double x = read_float<S>(s[i], ftz);
+      const double r = Rzi ? x : round_integral(x, m);
       uint64_t v;
       if (r != r) {
         v = 0;
@@ -220,11 +223,11 @@ struct CvtFloatInt {
     });
   }
 };
-template <FK S>
+template <FK S, bool Rzi>
 struct FloatIntMake {
   template <class D>
   AluKernel make() const {
-    return &CvtFloatInt<S, D>::run;
+    return &CvtFloatInt<S, D, Rzi>::run;
   }
 };
 
@@ -388,14 +391,18 @@ AluKernel int_float_for_sat(FK dk, DataType st) {
   return nullptr;
 }
 
-AluKernel select_float_int(FK sk, DataType dt) {
+template <bool Rzi>
+AluKernel float_int_kernel(FK sk, DataType dt) {
   switch (sk) {
-    case FK::F16: return dispatch_int(dt, FloatIntMake<FK::F16>{});
-    case FK::BF16: return dispatch_int(dt, FloatIntMake<FK::BF16>{});
-    case FK::F32: return dispatch_int(dt, FloatIntMake<FK::F32>{});
-    case FK::F64: return dispatch_int(dt, FloatIntMake<FK::F64>{});
+    case FK::F16: return dispatch_int(dt, FloatIntMake<FK::F16, Rzi>{});
+    case FK::BF16: return dispatch_int(dt, FloatIntMake<FK::BF16, Rzi>{});
+    case FK::F32: return dispatch_int(dt, FloatIntMake<FK::F32, Rzi>{});
+    case FK::F64: return dispatch_int(dt, FloatIntMake<FK::F64, Rzi>{});
   }
   return nullptr;
+}
+AluKernel select_float_int(FK sk, DataType dt, ir::Rounding r) {
+  return r == ir::Rounding::Rzi ? float_int_kernel<true>(sk, dt) : float_int_kernel<false>(sk, dt);
 }
 
 }  // namespace
@@ -430,7 +437,7 @@ AluKernel select_convert(const Instruction& inst) {
   }
   if (d_int && s_float) {
     if (!is_int_rounding(r)) return nullptr;
-    return select_float_int(sk, dt);
+    return select_float_int(sk, dt, r);
   }
   if (d_float && s_float) return select_float_float(inst, dk, sk);
   return nullptr;

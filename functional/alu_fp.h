@@ -218,25 +218,22 @@ inline uint32_t half_flush(uint32_t h, Fmt f) {
 }
 
 // Exact f16 / bf16 -> float of the low 16 bits of raw (NaN stays NaN).
-inline float f16_to_f32(uint64_t raw) {
+// f16: the exponent/fraction bits placed at the binary32 position and scaled by
+// 2^112 re-bias normal numbers and turn subnormals into the exact binary32
+// value (the multiplication is exact); infinities/NaNs get the all-ones exponent.
+#define SIMTLM_ALU_INLINE inline __attribute__((always_inline))
+SIMTLM_ALU_INLINE float f16_to_f32(uint64_t raw) {
   const uint32_t h = static_cast<uint32_t>(raw) & 0xFFFFu;
-  const uint32_t sign = (h & 0x8000u) << 16;
-  const uint32_t exp = (h >> 10) & 0x1Fu;
-  const uint32_t man = h & 0x3FFu;
-  uint32_t bits;
-  if (exp == 0x1F) {
-    bits = sign | 0x7F800000u | (man << 13);
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112) << 23) | (man << 13);
-  } else {
-    const float v = static_cast<float>(man) * 0x1p-24f;  // exact (subnormal or zero)
-    bits = sign | f32_bits(v);
-  }
+  const uint32_t em = (h & 0x7FFFu) << 13;
   float f;
+  std::memcpy(&f, &em, sizeof f);
+  uint32_t bits = f32_bits(f * 0x1p112f);
+  if (em >= (0x7C00u << 13)) bits = em | 0x7F800000u;
+  bits |= (h & 0x8000u) << 16;
   std::memcpy(&f, &bits, sizeof f);
   return f;
 }
-inline float bf16_to_f32(uint64_t raw) {
+SIMTLM_ALU_INLINE float bf16_to_f32(uint64_t raw) {
   const uint32_t bits = (static_cast<uint32_t>(raw) & 0xFFFFu) << 16;
   float f;
   std::memcpy(&f, &bits, sizeof f);
@@ -248,7 +245,7 @@ inline float bf16_to_f32(uint64_t raw) {
 // Rnd::Nearest); used on the hot paths (cvt.rn, half-precision add/sub/mul).
 // The f16 subnormal branch relies on the host being in round-to-nearest mode,
 // which holds everywhere outside a RoundingScope.
-inline uint32_t f32_to_f16_rn(float x) {
+SIMTLM_ALU_INLINE uint32_t f32_to_f16_rn(float x) {
   uint32_t u = f32_bits(x);
   const uint32_t sign = (u >> 16) & 0x8000u;
   u &= 0x7FFFFFFFu;
@@ -265,7 +262,7 @@ inline uint32_t f32_to_f16_rn(float x) {
   u += (static_cast<uint32_t>(15 - 127) << 23) + 0xFFFu + odd;
   return sign | (u >> 13);
 }
-inline uint32_t f32_to_bf16_rn(float x) {
+SIMTLM_ALU_INLINE uint32_t f32_to_bf16_rn(float x) {
   const uint32_t u = f32_bits(x);
   if ((u & 0x7FFFFFFFu) > 0x7F800000u) return kCanonicalNaN16;
   return (u + 0x7FFFu + ((u >> 16) & 1)) >> 16;  // carries into the exponent / to infinity

@@ -311,6 +311,36 @@ WAIT:
 }
 )PTX";
 
+// Uncoalesced load + atomic counter + store per thread: L1D fills, write-
+// evict stores and L1-bypassing atomics compete for the memory socket.
+//   q[tid * 32] += 1 (one line per lane); p[tid & 3] += 1 (atomic)
+inline const char* const kMixMemPtx = R"PTX(.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry mixmem(.param .u64 p, .param .u64 q)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u64 %rd2, [q];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r7, %ntid.x;
+  mad.lo.s32 %r8, %r2, %r7, %r1;
+  mul.wide.u32 %rd3, %r8, 128;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.u32 %r3, [%rd4];
+  and.b32 %r4, %r1, 3;
+  mul.wide.u32 %rd5, %r4, 4;
+  add.s64 %rd6, %rd1, %rd5;
+  atom.global.add.u32 %r5, [%rd6], 1;
+  add.s32 %r6, %r3, 1;
+  st.global.u32 [%rd4], %r6;
+  ret;
+}
+)PTX";
+
 // Out-of-bounds store: thread 0 writes past the end of its buffer.
 inline const char* const kFaultPtx = R"PTX(.version 7.0
 .target sm_70

@@ -87,6 +87,32 @@ TEST(SmCorrectness, LocalConstAndGenericAccessesMatch) {
   }
 }
 
+TEST(SmCorrectness, L1dAndBypassTrafficUnderBackPressure) {
+  // The memory takes one request at a time: the L1D's fills and write-evict
+  // stores and the bypass port's atomics queue up in the SM's mux.
+  SmBench b(kMixMemPtx, test_params(), 20, /*capacity=*/1);
+  const uint32_t ctas = 4, threads = 128, n = ctas * threads;
+  const uint64_t p = b.upload(std::vector<uint32_t>(4, 0));
+  std::vector<uint32_t> q(n * 32);
+  for (uint32_t i = 0; i < q.size(); ++i) q[i] = i;
+  const uint64_t qa = b.upload(q);
+  b.launch("mixmem", dim(ctas), dim(threads), Args().add(p).add(qa));
+  b.run();
+  ASSERT_TRUE(b.all_done());
+  EXPECT_EQ(b.download<uint32_t>(p, 4), (std::vector<uint32_t>(4, n / 4)));
+  EXPECT_EQ(b.download<uint32_t>(qa, n * 32), b.download<uint32_t>(qa, n * 32, true));
+  SmStats& s = b.sm().stats();
+  const uint64_t warps = n / 32;
+  EXPECT_EQ(s.load_transactions, warps * 32);
+  EXPECT_EQ(s.store_transactions, warps * 32);
+  EXPECT_EQ(s.atomic_transactions, warps);  // the 4 counters share a line
+  EXPECT_EQ(s.responses, s.load_transactions + s.store_transactions + s.atomic_transactions);
+  EXPECT_EQ(b.target().count(AccessKind::Atomic), warps);
+  EXPECT_EQ(b.target().count(AccessKind::Store), warps * 32);
+  EXPECT_EQ(b.target().count(AccessKind::Fill), warps * 32);
+  EXPECT_GT(s.ldst_blocked_cycles, 0u);
+}
+
 TEST(SmCorrectness, RunsAreDeterministic) {
   // Two identical SMs in one simulation produce identical statistics.
   SmBench x(kReducePtx, test_params(), 100, 1u << 20, "smx");

@@ -31,7 +31,7 @@ class Fdtd3d : public Workload, public HasOutputs {
     if (size == Size::Small) {
       nx_ = 37, ny_ = 21, nz_ = 14, steps_ = 2;  // partial CTAs in x and y
     } else {
-      nx_ = 128, ny_ = 128, nz_ = 64, steps_ = 2;
+      nx_ = 128, ny_ = 128, nz_ = 40, steps_ = 2;
     }
     SplitMix64 rng(stream_seed(seed, 1));
     a0_.resize(size_t(nx_) * ny_ * nz_);

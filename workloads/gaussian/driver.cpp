@@ -25,7 +25,7 @@ class Gaussian : public Workload, public HasOutputs {
   }
 
   void setup(Device& dev, Size size, uint64_t seed) override {
-    n_ = size == Size::Small ? 37 : 200;
+    n_ = size == Size::Small ? 37 : 180;
     // Off-diagonal entries uniform in [-1, 1), diagonal n + [0, 1): strictly
     // diagonally dominant, so elimination without pivoting is stable (growth <= 2).
     SplitMix64 ra(stream_seed(seed, 1)), rb(stream_seed(seed, 2));

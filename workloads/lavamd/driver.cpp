@@ -15,7 +15,8 @@ namespace simtlm::workloads {
 namespace {
 
 constexpr float kAlpha = 0.5f;  // = ALPHA in kernel.cu
-constexpr uint32_t kMaxP = 200;   // = MAXP
+constexpr uint32_t kMaxP = 200;   // = MAXP: particles per box must not exceed it
+static_assert(170 <= kMaxP && 140 <= kMaxP, "box capacity");
 
 class LavaMd : public Workload, public HasOutputs {
  public:
@@ -31,7 +32,7 @@ class LavaMd : public Workload, public HasOutputs {
     if (size == Size::Small) {
       boxes_ = 2, lo = 20, hi = 40;  // few particles (fast), but box 0 has 140 (below)
     } else {
-      boxes_ = 3, lo = 60, hi = kMaxP;  // boxes above 128 particles use the second slot
+      boxes_ = 3, lo = 40, hi = 170;  // boxes above 128 particles use the second slot
     }
     SplitMix64 rng(stream_seed(seed, 1));
     const uint32_t nbox = boxes_ * boxes_ * boxes_;

@@ -30,7 +30,7 @@ class Mummer : public Workload, public HasOutputs {
     if (size == Size::Small) {
       ref_len = 3000, depth_ = 16, read_len_ = 50, reads_ = 300;  // partial CTA, partial words
     } else {
-      ref_len = 40000, depth_ = 20, read_len_ = 100, reads_ = 8192;
+      ref_len = 40000, depth_ = 20, read_len_ = 64, reads_ = 6144;
     }
     min_match_ = 10;
     SplitMix64 rr(stream_seed(seed, 1)), rq(stream_seed(seed, 2));

@@ -26,7 +26,7 @@ class Pathfinder : public Workload, public HasOutputs {
     if (size == Size::Small) {
       rows_ = 41, cols_ = 1000;  // 3 launches (16, 16, 8 rows) after row 0
     } else {
-      rows_ = 97, cols_ = 65536;
+      rows_ = 49, cols_ = 32768;
     }
     SplitMix64 rw(stream_seed(seed, 1));
     wall_.resize(size_t(rows_) * cols_);

@@ -27,7 +27,7 @@ class Stencil3d : public Workload, public HasOutputs {
     if (size == Size::Small) {
       nx_ = 45, ny_ = 21, nz_ = 9, iterations_ = 2;  // partial CTAs in x and y
     } else {
-      nx_ = 256, ny_ = 256, nz_ = 32, iterations_ = 2;
+      nx_ = 256, ny_ = 256, nz_ = 20, iterations_ = 2;
     }
     SplitMix64 rng(stream_seed(seed, 1));
     a0_.resize(size_t(nx_) * ny_ * nz_);
