@@ -84,10 +84,8 @@ DramParams dram_params(const Config& cfg, uint64_t channel_interleave) {
   } else if (!models::parse_dram_scheduler(sched, p.scheduler)) {
     throw Error(ErrorKind::Config, "gpu.dram.scheduler '" + sched + "' is not supported by the DRAM channel");
   }
-  if (cfg.str("gpu.dram.page_policy") != "open") {
-    throw Error(ErrorKind::Config, "gpu.dram.page_policy '" + cfg.str("gpu.dram.page_policy") +
-                                       "' is not implemented by the DRAM channel model (only 'open')");
-  }
+  p.page_policy = parse_or_throw(&models::parse_page_policy, cfg, "gpu.dram.page_policy");
+  p.return_queue_size = cfg.u32("gpu.dram.return_queue_size");
   models::DramTiming& t = p.timing;
   t.tCL = cfg.u32("gpu.dram.timing.tCL");
   t.tWL = cfg.u32("gpu.dram.timing.tWL");

@@ -69,9 +69,9 @@ TEST_F(CliTest, ConfigErrorsExitTwo) {
   CliResult r = run({"run", "vectorAdd", "-p", "gpu.l1d.sets=3"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("gpu.l1d.sets"));
-  r = run({"run", "vectorAdd", "-p", "gpu.dram.page_policy=close", "--size", "small"});
+  r = run({"run", "vectorAdd", "-p", "gpu.dram.tRC=10"});  // tRC < tRAS + tRP
   EXPECT_EQ(r.code, 2);
-  EXPECT_THAT(r.err, HasSubstr("page_policy"));
+  EXPECT_THAT(r.err, HasSubstr("tRC"));
 }
 
 TEST_F(CliTest, ConfigDescribeListsKeys) {

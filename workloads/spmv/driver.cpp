@@ -32,7 +32,7 @@ class Spmv : public Workload, public HasOutputs {
     } else {
       shape.rows = shape.cols = 16384;
       shape.band = 256;
-      short_lo = 16, short_hi = 64, long_lo = 64, long_hi = 256;
+      short_lo = 24, short_hi = 96, long_lo = 96, long_hi = 384;
     }
     shape.local_per_256 = 128;  // half the entries near the diagonal, half anywhere
     // Row lengths: 7 of 8 rows short, 1 of 8 long, so a warp's lanes finish
