@@ -72,8 +72,7 @@ void list_configs(Io& io, bool details) {
   namespace fs = std::filesystem;
   io.out << "Configurations (simtlm run --config FILE):\n";
   io.out << "  " << pad("default", 34)
-         << "built in: functional backend, warp size 32, 15 SMs, 1024 threads and 48 KiB "
-            "shared memory per CTA\n";
+         << "built in: the gtx480 values (GTX480, 15 SMs, warp size 32); used without --config\n";
   fs::path dir = SIMTLM_CONFIG_DIR;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return;

@@ -58,7 +58,7 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   const std::string kernel = vm.count("kernel") ? vm["kernel"].as<std::string>() : "";
 
   if (!vm.count("launch")) {
-    for (const char* opt : {"out", "config", "param"})
+    for (const char* opt : {"out", "config", "param", "trace", "warp-size"})
       if (vm.count(opt)) usage_error(std::string("--") + opt + " is only meaningful with --launch");
     if (vm["stats"].as<bool>()) usage_error("--stats is only meaningful with --launch");
     auto module = frontend::load_ptx_file(file);

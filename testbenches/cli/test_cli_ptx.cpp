@@ -110,6 +110,9 @@ TEST_F(PtxCliTest, MissingFileAndMissingArgument) {
   r = run({"ptx", "vec.ptx", "--stats"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("only meaningful with --launch"));
+  r = run({"ptx", "vec.ptx", "--warp-size", "16"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--warp-size is only meaningful with --launch"));
 }
 
 TEST_F(PtxCliTest, LaunchWritesOutputBufferNextToTheSpec) {
