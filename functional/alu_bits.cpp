@@ -195,7 +195,8 @@ AluKernel select_bits(const Instruction& inst) {
       return is_32_or_64(t, true, true, true) ? int_kernel<Unary, BrevOp>(t) : nullptr;
     case Opcode::Bfind:
       if (!is_32_or_64(t, true, true, false)) return nullptr;
-      return has_modifier(inst, "shiftamt") ? int_kernel<Unary, BfindShift>(t)
+      // The parser records .shiftamt as shift_left; the text is checked as well.
+      return inst.shift_left || has_modifier(inst, "shiftamt") ? int_kernel<Unary, BfindShift>(t)
                                             : int_kernel<Unary, BfindPos>(t);
     case Opcode::Bfe:
       return is_32_or_64(t, true, true, false) ? int_kernel<Ternary, BfeOp>(t) : nullptr;

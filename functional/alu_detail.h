@@ -165,8 +165,9 @@ inline bool is_signed_int(DataType t) {
 [[noreturn]] void unsupported(const Instruction& inst);
 
 // True when the mnemonic of inst.text carries the modifier `.mod` (e.g.
-// has_modifier(inst, "NaN") for max.NaN.f32). Used at selection time only, for
-// modifiers the IR has no field for (.NaN, .relu, .shiftamt, .xorsign, .abs).
+// has_modifier(inst, "relu") for fma.rn.relu.f16). Used at selection time only,
+// for modifiers the IR has no field for (.relu, .satfinite, .xorsign, .abs; also
+// .NaN and .shiftamt, which the parser records as cmp == Nan / shift_left).
 bool has_modifier(const Instruction& inst, std::string_view mod);
 
 // ---- family selectors (one per alu_*.cpp) -------------------------------

@@ -169,7 +169,8 @@ AluKernel min_max_kernel(const Instruction& inst) {
 
 template <bool IsMax>
 AluKernel select_min_max(const Instruction& inst) {
-  const bool nan_mode = has_modifier(inst, "NaN");
+  // The parser records .NaN as cmp == CmpOp::Nan; the text is checked as well.
+  const bool nan_mode = inst.cmp == ir::CmpOp::Nan || has_modifier(inst, "NaN");
   const bool xorsign = has_modifier(inst, "xorsign");
   if (xorsign != has_modifier(inst, "abs")) return nullptr;
   if (nan_mode) {

@@ -210,7 +210,7 @@ AluKernel min_max(const Flags& f) {
 template <bool IsMax>
 AluKernel select_min_max(const Instruction& inst, const Flags& f) {
   if (f.sat || has_modifier(inst, "xorsign")) return nullptr;
-  const bool nan_mode = has_modifier(inst, "NaN");
+  const bool nan_mode = inst.cmp == ir::CmpOp::Nan || has_modifier(inst, "NaN");
   if (nan_mode) return f.relu ? min_max<IsMax, true, true>(f) : min_max<IsMax, true, false>(f);
   return f.relu ? min_max<IsMax, false, true>(f) : min_max<IsMax, false, false>(f);
 }

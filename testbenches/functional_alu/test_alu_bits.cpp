@@ -35,6 +35,8 @@ TEST(AluBits, Bfind) {
   EXPECT_EQ(run(I(Opcode::Bfind, DataType::U32, "bfind.shiftamt.u32 %r1, %r2;"), {0x00010000}), 15u);
   EXPECT_EQ(run(I(Opcode::Bfind, DataType::U32, "bfind.shiftamt.u32 %r1, %r2;"), {0}), 0xFFFFFFFFu);
   EXPECT_EQ(run(I(Opcode::Bfind, DataType::U64, "bfind.shiftamt.u64 %r1, %rd2;"), {1}), 63u);
+  // the parser records .shiftamt as shift_left
+  EXPECT_EQ(run(I(Opcode::Bfind, DataType::U32).shf(true, false), {0x00010000}), 15u);
 }
 
 TEST(AluBits, Brev) {

@@ -144,6 +144,8 @@ TEST(AluFloat, MinMaxNaNRules) {
   EXPECT_EQ(run(I(Opcode::Max, DataType::F32, "max.NaN.f32 %f1, %f2, %f3;"), {one, nan}), 0x7FFFFFFFu);
   EXPECT_EQ(run(I(Opcode::Max, DataType::F32, "max.NaN.f32 %f1, %f2, %f3;"), {one, f32(2.0f)}), f32(2.0f));
   EXPECT_EQ(run(I(Opcode::Max, DataType::F64), {0x7FF8000000000000ull, f64(-3.0)}), f64(-3.0));
+  // the parser records .NaN as cmp = nan
+  EXPECT_EQ(run(I(Opcode::Max, DataType::F32).cmp(CmpOp::Nan), {one, nan}), 0x7FFFFFFFu);
   EXPECT_EQ(run(I(Opcode::Min, DataType::F32), {f32(-1.0f), f32(2.0f)}), f32(-1.0f));
 }
 
