@@ -78,6 +78,16 @@ TEST(AluConvert, IntToF64AndF16) {
   EXPECT_EQ(cvt(DataType::F16, DataType::U32, 65519, Rounding::Rn), 0x7BFFu);
 }
 
+TEST(AluConvert, IntToBf16AndHalfToInt) {
+  // bf16 has 8 significant bits: between 256 and 512 the spacing is 2
+  EXPECT_EQ(cvt(DataType::BF16, DataType::S32, 257, Rounding::Rn), 0x4380u);  // tie -> 256 (even)
+  EXPECT_EQ(cvt(DataType::BF16, DataType::S32, 259, Rounding::Rn), 0x4382u);  // tie -> 260 (even)
+  EXPECT_EQ(cvt(DataType::BF16, DataType::S32, 259, Rounding::Rz), 0x4381u);  // 258
+  EXPECT_EQ(cvt(DataType::S32, DataType::F16, 0x7C00, Rounding::Rzi), 0x7FFFFFFFu);  // +inf saturates
+  EXPECT_EQ(cvt(DataType::U16, DataType::BF16, 0x4780, Rounding::Rni), 0xFFFFu);    // 65536 -> max
+  EXPECT_EQ(cvt(DataType::U16, DataType::BF16, 0x4380, Rounding::Rni), 256u);
+}
+
 TEST(AluConvert, FloatToIntRounding) {
   EXPECT_EQ(cvt(DataType::S32, DataType::F32, f32(2.5f), Rounding::Rni), 2u);
   EXPECT_EQ(cvt(DataType::S32, DataType::F32, f32(3.5f), Rounding::Rni), 4u);

@@ -85,6 +85,33 @@ TEST(AluSelect, SixtyFourLaneWarpAndInPlaceUpdate) {
   EXPECT_EQ(x[62], f32(62.0f));  // inactive
 }
 
+TEST(AluSelect, FmaRnSparseAndDenseMasks) {
+  // fma.rn.f32 may take the host-FMA kernel; check both lane-loop shapes.
+  const ir::Instruction inst = I(Opcode::Fma, DataType::F32).rnd(Rounding::Rn).inst;
+  functional::AluKernel k = functional::select_alu(inst);
+  for (uint64_t mask : {0x0000000000000007ull, 0x8000000000000005ull}) {
+    uint64_t a[64], b[64], c[64], d[64];
+    for (unsigned i = 0; i < 64; ++i) {
+      a[i] = 0x3F800800u;  // 1 + 2^-12
+      b[i] = 0x3F800800u;
+      c[i] = 0xBF801000u;  // -(1 + 2^-11)
+      d[i] = 7;
+    }
+    functional::AluArgs args;
+    args.inst = &inst;
+    args.dst[0] = d;
+    args.src[0] = a;
+    args.src[1] = b;
+    args.src[2] = c;
+    args.mask = mask;
+    args.width = 64;
+    k(args);
+    for (unsigned i = 0; i < 64; ++i) {
+      EXPECT_EQ(d[i], ((mask >> i) & 1) != 0 ? 0x33800000u : 7u) << "lane " << i;  // 2^-24, fused
+    }
+  }
+}
+
 TEST(AluSelect, SetpWithSinkDestinations) {
   // setp p|_ : only dst[0]; setp _|q : only dst[1]
   const ir::Instruction inst = I(Opcode::Setp, DataType::S32).cmp(CmpOp::Lt).inst;
