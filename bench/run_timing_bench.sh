@@ -5,7 +5,9 @@
 #   bench/run_timing_bench.sh [BUILD_DIR]
 set -eu
 build=${1:-build}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 for w in sgemm bfs hotspot; do
-  /usr/bin/time -v "$build/bench/simtlm_bench_timing" "$w" default 2> "/tmp/simtlm_bench_$w.time"
-  grep -E "Maximum resident set size|Elapsed" "/tmp/simtlm_bench_$w.time"
+  /usr/bin/time -v "$build/bench/simtlm_bench_timing" "$w" default 2> "$scratch/$w.time"
+  grep -E "Maximum resident set size|Elapsed" "$scratch/$w.time"
 done
