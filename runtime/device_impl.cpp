@@ -59,6 +59,8 @@ LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_na
 
   LaunchStats stats = backend_->launch(request, memory_);
   if (stats.kernel.empty()) stats.kernel = kernel.name;
+  stats.threads_per_cta = config.block.x * config.block.y * config.block.z;
+  stats.dynamic_shared_bytes = config.dynamic_shared_bytes;
   history_.push_back(stats);
   return stats;
 }

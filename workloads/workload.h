@@ -29,10 +29,26 @@ struct WorkloadInfo {
   std::string ptx_name;     // name of the embedded PTX module (usually = name)
 };
 
+// One kernel of a workload as it is launched at the default size: the launch
+// geometry that occupancy depends on. Registers and static shared memory come
+// from the PTX (our allocator / ptxas), so only what the driver decides is
+// declared here; a test checks the declaration against the real launches.
+struct KernelShape {
+  std::string kernel;                 // PTX entry name
+  uint32_t threads_per_cta = 0;       // blockDim.x * y * z
+  uint32_t dynamic_shared_bytes = 0;  // LaunchConfig::dynamic_shared_bytes
+  // True when the kernel has the workload's class (its occupancy limiter is
+  // asserted for the register-, scratchpad- and thread-limited classes);
+  // false for auxiliary kernels (initialisation, a final small reduction).
+  bool characteristic = true;
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
   virtual WorkloadInfo info() const = 0;
+  // Every kernel the workload launches, in first-launch order.
+  virtual std::vector<KernelShape> kernel_shapes() const { return {}; }
   // Generate inputs (deterministically from `seed`), allocate and upload.
   virtual void setup(Device& dev, Size size, uint64_t seed) = 0;
   // Load the module and launch the kernel(s). Returns the per-launch stats.

@@ -60,6 +60,8 @@ struct LaunchConfig {
 struct LaunchStats {
   std::string kernel;
   uint64_t ctas = 0;
+  uint32_t threads_per_cta = 0;      // launch geometry (blockDim.x * y * z)
+  uint32_t dynamic_shared_bytes = 0;
   uint64_t warp_instructions = 0;    // issued warp-level instructions
   uint64_t thread_instructions = 0;  // sum of active lanes over issued instructions
   uint64_t cycles = 0;               // core cycles (timing backend only)
