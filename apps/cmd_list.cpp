@@ -6,7 +6,9 @@
 #include <ostream>
 
 #include "apps/sim_options.h"
-#include "frontend/load.h"
+#include "models/sm/occupancy.h"
+#include "simtlm/config.h"
+#include "workloads/kernel_resources.h"
 #include "workloads/workload.h"
 
 namespace simtlm::cli {
@@ -17,24 +19,50 @@ const char* kListUsage =
     "usage: simtlm list [--details]\n"
     "\n"
     "Lists the built-in workloads (for `simtlm run WORKLOAD`) with their class and\n"
-    "description, and the configurations (for `simtlm run --config FILE`).\n";
+    "description, and the configurations (for `simtlm run --config FILE`).\n"
+    "--details adds, per kernel: threads/CTA, registers/thread (our allocator, and\n"
+    "ptxas for sm_75 as recorded by scripts/regen_ptx.sh), shared memory, and the\n"
+    "resident CTAs per SM with the limiting resource on each built-in preset.\n";
 
 std::string pad(const std::string& s, size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
 }
 
-// Kernels of a workload's embedded PTX with their resource use (--details).
-void print_kernels(Io& io, const std::string& ptx_name) {
+std::string bound(uint32_t n) { return n >= models::kUnbounded ? "-" : std::to_string(n); }
+
+// One preset's occupancy line of a kernel: CTAs per SM, the binding
+// resource, and the bound each resource sets.
+void print_occupancy(Io& io, const std::string& label, const Config& config,
+                     const workloads::KernelResources& k) {
+  const models::OccupancyLimits o = workloads::occupancy_on(config, k);
+  io.out << "        " << pad(label + ":", 26) << o.ctas << " CTAs/SM, limited by " << o.limiter()
+         << " (threads " << bound(o.by_threads) << ", CTA slots " << bound(o.by_cta_slots)
+         << ", registers " << bound(o.by_registers) << ", shared memory " << bound(o.by_shared_memory)
+         << ")\n";
+}
+
+// Every kernel of a workload with its resources and occupancy on each preset
+// (--details). The scratchpad-limited class is also shown with 16 KB of shared
+// memory per SM on tesla_c2050, the configuration of the sharing studies.
+void print_kernels(Io& io, const workloads::Workload& workload) {
   try {
-    auto module = frontend::load_ptx_text(workloads::embedded_ptx(ptx_name), ptx_name + ".ptx");
-    for (const ir::Function& f : module->functions) {
-      if (!f.is_entry) continue;
-      io.out << "      kernel " << f.name << ": " << f.params.size() << " params, "
-             << f.analysis.regs_per_thread << " registers, " << f.static_shared_bytes
-             << " B static shared, " << f.insts.size() << " instructions\n";
+    const std::string klass = workload.info().klass;
+    for (const workloads::KernelResources& k : workloads::kernel_resources(workload)) {
+      io.out << "      kernel " << k.shape.kernel << (k.shape.characteristic ? "" : " (auxiliary)") << ": "
+             << k.shape.threads_per_cta << " threads/CTA, " << k.regs_per_thread << " registers/thread (ptxas sm_75: "
+             << (k.ptxas ? std::to_string(k.ptxas->registers) : std::string("not recorded")) << "), "
+             << k.static_shared_bytes << " B static + " << k.shape.dynamic_shared_bytes
+             << " B dynamic shared/CTA\n";
+      for (const std::string& preset : config_preset_names())
+        print_occupancy(io, preset, Config::preset(preset), k);
+      if (klass == "scratchpad-limited") {
+        Config small_smem = Config::preset("tesla_c2050");
+        small_smem.set("gpu.sm.shared_memory_bytes", "16384");
+        print_occupancy(io, "tesla_c2050, 16 KB shared", small_smem, k);
+      }
     }
   } catch (const Error& e) {
-    io.out << "      (PTX not loadable: " << e.what() << ")\n";
+    io.out << "      (resources not available: " << e.what() << ")\n";
   }
 }
 
@@ -49,7 +77,7 @@ void list_workloads(Io& io, bool details) {
            << (name == "sgemm" ? " [default]" : "") << "\n";
     if (details) {
       io.out << "      PTX module: " << (info.ptx_name.empty() ? name : info.ptx_name) << "\n";
-      print_kernels(io, info.ptx_name.empty() ? name : info.ptx_name);
+      print_kernels(io, *workload);
     }
   }
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates workloads/<name>/kernel.ptx from workloads/<name>/kernel.cu with
 #   nvcc -arch=compute_75 -ptx -O3
-# The committed PTX must be exactly what this script produces (the build embeds
-# kernel.ptx, never kernel.cu, so a stale PTX silently runs old code).
+# and records ptxas's resource use of that PTX for sm_75 in
+# workloads/<name>/ptxas.txt (shown by `simtlm list --details` next to our own
+# register allocation, so the figures are there on machines without nvcc).
+# The committed files must be exactly what this script produces (the build
+# embeds kernel.ptx, never kernel.cu, so a stale PTX silently runs old code).
 #
 # Usage: scripts/regen_ptx.sh            regenerate every workload's PTX in place
 #        scripts/regen_ptx.sh --check    compile into a temporary directory and
@@ -14,7 +17,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,6 +51,33 @@ if [[ -z "$nvcc" ]]; then
   exit 1
 fi
 
+ptxas="$(dirname "$nvcc")/ptxas"
+if [[ ! -x "$ptxas" ]]; then
+  echo "regen_ptx.sh: ptxas not found next to $nvcc" >&2
+  exit 1
+fi
+
+# ptxas.txt: one line per entry, sorted by name, from `ptxas -v` on the PTX.
+write_ptxas_record() {  # PTX_FILE OUT_FILE
+  local log
+  if ! log="$(cd "$(dirname "$1")" && "$ptxas" -arch=sm_75 -v "$(basename "$1")" -o /dev/null 2>&1)"; then
+    echo "$log" >&2
+    return 1
+  fi
+  {
+    echo "# ptxas -arch=sm_75 -v kernel.ptx ($("$ptxas" --version | grep -m1 -o 'release [0-9.]*')); written by scripts/regen_ptx.sh"
+    echo "# kernel registers smem_bytes spill_store_bytes spill_load_bytes"
+    echo "$log" | awk '
+      /Compiling entry function/ { match($0, /\x27[^\x27]*\x27/); name = substr($0, RSTART + 1, RLENGTH - 2); st = 0; ld = 0 }
+      /bytes spill stores/ { for (i = 1; i <= NF; i++) { if ($(i+1) == "bytes" && $(i+2) == "spill" && $(i+3) == "stores,") st = $i; if ($(i+1) == "bytes" && $(i+2) == "spill" && $(i+3) == "loads") ld = $i } }
+      /Used [0-9]+ registers/ {
+        regs = 0; smem = 0
+        for (i = 1; i <= NF; i++) { if ($i == "Used") regs = $(i+1); if ($(i+1) == "bytes" && $(i+2) ~ /^smem/) smem = $i }
+        print name, regs, smem, st, ld
+      }' | sort
+  } >"$2"
+}
+
 # Every workload directory that has a kernel.cu (workloads/common has none).
 if [[ ${#names[@]} -eq 0 ]]; then
   for cu in "$root"/workloads/*/kernel.cu; do
@@ -80,20 +110,28 @@ for name in "${names[@]}"; do
     failed+=("$name")
     continue
   fi
-  if [[ $check -eq 1 ]]; then
-    if [[ ! -f "$dir/kernel.ptx" ]]; then
-      stale+=("workloads/$name/kernel.ptx (missing)")
-    elif ! cmp -s "$out" "$dir/kernel.ptx"; then
-      stale+=("workloads/$name/kernel.ptx")
-    fi
-  else
-    if [[ -f "$dir/kernel.ptx" ]] && cmp -s "$out" "$dir/kernel.ptx"; then
-      echo "unchanged  workloads/$name/kernel.ptx"
-    else
-      cp "$out" "$dir/kernel.ptx"
-      echo "written    workloads/$name/kernel.ptx"
-    fi
+  if ! write_ptxas_record "$out" "$tmp/$name.ptxas.txt"; then
+    echo "regen_ptx.sh: ptxas failed on the PTX of workloads/$name" >&2
+    failed+=("$name")
+    continue
   fi
+  for pair in "$name.ptx:kernel.ptx" "$name.ptxas.txt:ptxas.txt"; do
+    generated="$tmp/${pair%%:*}"
+    committed="$dir/${pair##*:}"
+    rel="workloads/$name/${pair##*:}"
+    if [[ $check -eq 1 ]]; then
+      if [[ ! -f "$committed" ]]; then
+        stale+=("$rel (missing)")
+      elif ! cmp -s "$generated" "$committed"; then
+        stale+=("$rel")
+      fi
+    elif [[ -f "$committed" ]] && cmp -s "$generated" "$committed"; then
+      echo "unchanged  $rel"
+    else
+      cp "$generated" "$committed"
+      echo "written    $rel"
+    fi
+  done
 done
 
 if [[ ${#failed[@]} -gt 0 ]]; then
@@ -102,9 +140,9 @@ if [[ ${#failed[@]} -gt 0 ]]; then
 fi
 if [[ $check -eq 1 ]]; then
   if [[ ${#stale[@]} -gt 0 ]]; then
-    echo "Stale PTX (regenerate with scripts/regen_ptx.sh using $("$nvcc" --version | grep -m1 release || echo "$nvcc")):" >&2
+    echo "Stale PTX or ptxas records (regenerate with scripts/regen_ptx.sh using $("$nvcc" --version | grep -m1 release || echo "$nvcc")):" >&2
     for f in "${stale[@]}"; do echo "  $f" >&2; done
     exit 1
   fi
-  echo "All ${#names[@]} workload PTX files are up to date."
+  echo "All ${#names[@]} workload PTX files and ptxas records are up to date."
 fi

@@ -74,6 +74,9 @@ struct WorkloadRegistrar {
 
 // The embedded PTX text of workloads/<name>/kernel.ptx (generated source).
 const std::string& embedded_ptx(const std::string& name);
+// The embedded workloads/<name>/ptxas.txt (ptxas -v for sm_75, recorded by
+// scripts/regen_ptx.sh); "" when the workload has none. See ptxas_record.h.
+const std::string& embedded_ptxas(const std::string& name);
 
 }  // namespace simtlm::workloads
 

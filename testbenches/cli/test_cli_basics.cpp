@@ -72,6 +72,14 @@ TEST_F(CliTest, ListDetailsShowsKernels) {
   CliResult r = run({"list", "--details"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("kernel vectorAdd"));
+  // vectorAdd: 256 threads/CTA, few registers, no shared memory: 1536 / 256 = 6
+  // CTAs per SM bound by threads on both presets.
+  EXPECT_THAT(r.out, HasSubstr("kernel vectorAdd: 256 threads/CTA"));
+  EXPECT_THAT(r.out, HasSubstr("ptxas sm_75: "));
+  EXPECT_THAT(r.out, HasSubstr("gtx480:                   6 CTAs/SM, limited by threads"));
+  EXPECT_THAT(r.out, HasSubstr("tesla_c2050:              6 CTAs/SM, limited by threads"));
+  // Scratchpad-limited workloads are also shown with the studies' 16 KB.
+  EXPECT_THAT(r.out, HasSubstr("tesla_c2050, 16 KB shared: "));
   EXPECT_EQ(run({"list", "extra"}).code, 2);
 }
 

@@ -1,0 +1,38 @@
+#include "workloads/kernel_resources.h"
+
+#include "frontend/load.h"
+#include "models/sm/sm_params.h"
+#include "simtlm/error.h"
+
+namespace simtlm::workloads {
+
+std::vector<KernelResources> kernel_resources(const Workload& workload) {
+  const WorkloadInfo info = workload.info();
+  const std::string ptx_name = info.ptx_name.empty() ? info.name : info.ptx_name;
+  const auto module = frontend::load_ptx_text(embedded_ptx(ptx_name), ptx_name + ".ptx");
+  const auto ptxas = ptxas_record(ptx_name);
+  std::vector<KernelResources> out;
+  for (const KernelShape& shape : workload.kernel_shapes()) {
+    const ir::Function* f = module->find_kernel(shape.kernel);
+    if (!f) {
+      throw Error(ErrorKind::Internal, "workload '" + info.name + "' declares kernel '" + shape.kernel +
+                                           "', which is not an entry of " + ptx_name + ".ptx");
+    }
+    KernelResources k;
+    k.shape = shape;
+    k.regs_per_thread = f->analysis.regs_per_thread;
+    k.static_shared_bytes = f->static_shared_bytes;
+    if (auto it = ptxas.find(shape.kernel); it != ptxas.end()) k.ptxas = it->second;
+    out.push_back(k);
+  }
+  return out;
+}
+
+models::OccupancyLimits occupancy_on(const Config& config, const KernelResources& kernel) {
+  const models::SmParams params = models::sm_params_from_config(config, 0);
+  return models::occupancy_limits(
+      params, models::cta_shape(kernel.shape.threads_per_cta, params.warp_size, kernel.regs_per_thread,
+                                kernel.shared_bytes()));
+}
+
+}  // namespace simtlm::workloads
