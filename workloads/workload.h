@@ -48,7 +48,7 @@ class Workload {
   virtual ~Workload() = default;
   virtual WorkloadInfo info() const = 0;
   // Every kernel the workload launches, in first-launch order.
-  virtual std::vector<KernelShape> kernel_shapes() const { return {}; }
+  virtual std::vector<KernelShape> kernel_shapes() const = 0;
   // Generate inputs (deterministically from `seed`), allocate and upload.
   virtual void setup(Device& dev, Size size, uint64_t seed) = 0;
   // Load the module and launch the kernel(s). Returns the per-launch stats.

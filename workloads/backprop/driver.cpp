@@ -35,6 +35,14 @@ class Backprop : public Workload, public HasOutputs {
             "register-limited", "backprop"};
   }
 
+  // The class is register-limited: bp_adjust_weights. bp_layerforward is the
+  // thread-limited control of the README (limited by threads, not registers),
+  // so it does not carry the class.
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"bp_layerforward", kHid * kHid, 0, false},
+            {"bp_adjust_weights", kHid * kHid, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     n_in_ = size == Size::Small ? 1000 : 65536;  // Small: not a multiple of 16 or 64
     SplitMix64 rx(stream_seed(seed, 1)), rw(stream_seed(seed, 2)), ro(stream_seed(seed, 3));

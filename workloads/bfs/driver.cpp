@@ -24,6 +24,10 @@ class Bfs : public Workload, public HasOutputs {
             "cache-sensitive", "bfs"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"bfs_level", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     CsrShape shape;
     uint32_t min_deg, max_deg;

@@ -22,6 +22,10 @@ class BlackScholes : public Workload, public HasOutputs {
             "thread-limited", "blackscholes"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"blackscholes", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     n_ = size == Size::Small ? 3001 : 262144;
     SplitMix64 rs(stream_seed(seed, 1)), rx(stream_seed(seed, 2)), rt(stream_seed(seed, 3));

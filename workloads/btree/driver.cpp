@@ -25,6 +25,10 @@ class Btree : public Workload, public HasOutputs {
             "register-limited", "btree"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"btree_find_range", kOrder, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     const uint32_t n = size == Size::Small ? 300000 : 1000000;
     queries_ = size == Size::Small ? 24 : 1500;

@@ -15,6 +15,8 @@ namespace simtlm::workloads {
 namespace {
 
 constexpr int kR = 8, kTaps = 2 * kR + 1;  // = R, TAPS in kernel.cu
+constexpr uint32_t kRowsX = 16, kRowsY = 4;  // = RB_X, RB_Y: rows-pass CTA shape
+constexpr uint32_t kColsX = 16, kColsY = 8;  // = CB_X, CB_Y: columns-pass CTA shape
 
 class Convolution : public Workload, public HasOutputs {
  public:
@@ -23,6 +25,11 @@ class Convolution : public Workload, public HasOutputs {
             "CUDA-SDK-style separable convolution (17 taps): rows kernel 16x4 threads with a "
             "4x160 shared tile, columns kernel 16x8 threads with a 16x81 shared tile",
             "scratchpad-limited", "convolution"};
+  }
+
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"conv_rows", kRowsX * kRowsY, 0, true},
+            {"conv_cols", kColsX * kColsY, 0, true}};
   }
 
   void setup(Device& dev, Size size, uint64_t seed) override {
@@ -49,14 +56,14 @@ class Convolution : public Workload, public HasOutputs {
     dev.memcpy_to_device(f.ptr, filt_.data(), filt_.size() * sizeof(float));
     std::vector<LaunchStats> stats;
     LaunchConfig rows;
-    rows.block = Dim3(16, 4);
-    rows.grid = Dim3(ceil_div(w_, 8 * 16), ceil_div(h_, 4));
+    rows.block = Dim3(kRowsX, kRowsY);
+    rows.grid = Dim3(ceil_div(w_, 8 * kRowsX), ceil_div(h_, kRowsY));
     KernelArgs ra;
     ra.add(d_img_).add(d_tmp_).add(int32_t(w_)).add(int32_t(h_));
     stats.push_back(dev.launch(mod, "conv_rows", rows, ra));
     LaunchConfig cols;
-    cols.block = Dim3(16, 8);
-    cols.grid = Dim3(ceil_div(w_, 16), ceil_div(h_, 8 * 8));
+    cols.block = Dim3(kColsX, kColsY);
+    cols.grid = Dim3(ceil_div(w_, kColsX), ceil_div(h_, 8 * kColsY));
     KernelArgs ca;
     ca.add(d_tmp_).add(d_out_).add(int32_t(w_)).add(int32_t(h_));
     stats.push_back(dev.launch(mod, "conv_cols", cols, ca));

@@ -28,6 +28,10 @@ class Dct8x8 : public Workload, public HasOutputs {
             "scratchpad-limited", "dct8x8"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"dct8x8", kBlockX * kBlockY, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       w_ = 136, h_ = 40;  // multiples of 8, not of the 64x16 region
@@ -49,7 +53,7 @@ class Dct8x8 : public Workload, public HasOutputs {
     const SymbolInfo sym = module_symbol(dev, mod, "dct_c");
     dev.memcpy_to_device(sym.ptr, c_, sizeof c_);
     LaunchConfig cfg;
-    cfg.block = Dim3(8, 16);
+    cfg.block = Dim3(kBlockX, kBlockY);
     cfg.grid = Dim3(ceil_div(w_, 64), ceil_div(h_, 16));
     KernelArgs args;
     args.add(d_in_).add(d_out_).add(int32_t(w_)).add(int32_t(h_));
@@ -90,6 +94,8 @@ class Dct8x8 : public Workload, public HasOutputs {
   }
 
  private:
+  // CTA shape: 128 threads (kernel.cu assumes 128: one thread per 8-pixel segment).
+  static constexpr uint32_t kBlockX = 8, kBlockY = 16;
   uint32_t w_ = 0, h_ = 0;
   float c_[64] = {};
   std::vector<float> img_;

@@ -22,6 +22,10 @@ class DenseMm : public Workload, public HasOutputs {
             "convergent", "densemm"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"densemm", kTile * kTile, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       m_ = 40, n_ = 56, k_ = 48;  // partial CTAs in both dimensions
@@ -41,8 +45,8 @@ class DenseMm : public Workload, public HasOutputs {
   std::vector<LaunchStats> run(Device& dev) override {
     const ModuleHandle mod = dev.load_module_string(embedded_ptx("densemm"), "densemm.ptx");
     LaunchConfig cfg;
-    cfg.block = Dim3(16, 16);
-    cfg.grid = Dim3(ceil_div(n_, 16), ceil_div(m_, 16));
+    cfg.block = Dim3(kTile, kTile);
+    cfg.grid = Dim3(ceil_div(n_, kTile), ceil_div(m_, kTile));
     KernelArgs args;
     args.add(d_a_).add(d_b_).add(d_c_).add(int32_t(m_)).add(int32_t(n_)).add(int32_t(k_));
     return {dev.launch(mod, "densemm", cfg, args)};
@@ -73,6 +77,7 @@ class DenseMm : public Workload, public HasOutputs {
   }
 
  private:
+  static constexpr uint32_t kTile = 16;  // threads per CTA side, one per C element
   uint32_t m_ = 0, n_ = 0, k_ = 0;
   std::vector<float> a_, b_;
   DevicePtr d_a_ = 0, d_b_ = 0, d_c_ = 0;

@@ -17,6 +17,7 @@ namespace simtlm::workloads {
 namespace {
 
 constexpr int kRad = 4;  // = RAD in kernel.cu
+constexpr uint32_t kTx = 16, kTy = 8;  // = TX, TY in kernel.cu: the CTA shape
 
 class Fdtd3d : public Workload, public HasOutputs {
  public:
@@ -25,6 +26,10 @@ class Fdtd3d : public Workload, public HasOutputs {
             "FDTD3d-style radius-4 3-D stencil: 16x8-thread CTAs march along z with a 9-plane "
             "register window and a double-buffered 16x24 shared plane tile (3 KB)",
             "scratchpad-limited", "fdtd3d"};
+  }
+
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"fdtd3d", kTx * kTy, 0, true}};
   }
 
   void setup(Device& dev, Size size, uint64_t seed) override {
@@ -47,8 +52,8 @@ class Fdtd3d : public Workload, public HasOutputs {
     const SymbolInfo sym = module_symbol(dev, mod, "coef");
     dev.memcpy_to_device(sym.ptr, kCoef, sizeof kCoef);
     LaunchConfig cfg;
-    cfg.block = Dim3(16, 8);
-    cfg.grid = Dim3(ceil_div(nx_, 16), ceil_div(ny_, 8));
+    cfg.block = Dim3(kTx, kTy);
+    cfg.grid = Dim3(ceil_div(nx_, kTx), ceil_div(ny_, kTy));
     std::vector<LaunchStats> stats;
     for (uint32_t s = 0; s < steps_; ++s) {
       KernelArgs args;

@@ -24,6 +24,12 @@ class Gaussian : public Workload, public HasOutputs {
             "thread-limited", "gaussian"};
   }
 
+  // Both kernels carry the class: fan1 is limited by threads, fan2 by CTA slots.
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"gaussian_fan1", kFan1Block, 0, true},
+            {"gaussian_fan2", kFan2Side * kFan2Side, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     n_ = size == Size::Small ? 37 : 180;
     // Off-diagonal entries uniform in [-1, 1), diagonal n + [0, 1): strictly

@@ -23,6 +23,10 @@ class GcMark : public Workload, public HasOutputs {
             "cache-sensitive", "gcmark"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"gc_mark", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     uint32_t roots;
     if (size == Size::Small) {

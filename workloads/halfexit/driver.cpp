@@ -22,6 +22,10 @@ class HalfExit : public Workload, public HasOutputs {
             "divergent", "halfexit"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"particles_step", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     n_ = size == Size::Small ? 1000 : 65536;
     // 16.16 fixed point: box 1000 units wide, heights up to 500, speeds up

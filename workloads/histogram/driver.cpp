@@ -20,6 +20,10 @@ class Histogram : public Workload, public HasOutputs {
             "scratchpad-limited", "histogram"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"histogram256", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       n_ = 10003, grid_ = 4;  // n % 4 == 3: exercises the tail path

@@ -21,6 +21,13 @@ class Histogram256 : public Workload, public HasOutputs {
             "scratchpad-limited", "histogram256"};
   }
 
+  // hist256_merge is the small final merge of the per-CTA partials (thread-limited,
+  // 1 KB of shared memory); hist256_partial carries the scratchpad-limited class.
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"hist256_partial", kPartialBlock, 0, true},
+            {"hist256_merge", kMergeBlock, 0, false}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       n_ = 10007, ctas_ = 5;  // tail of 3 bytes
@@ -45,13 +52,13 @@ class Histogram256 : public Workload, public HasOutputs {
     const ModuleHandle mod = dev.load_module_string(embedded_ptx("histogram256"), "histogram256.ptx");
     std::vector<LaunchStats> stats;
     LaunchConfig c1;
-    c1.block = Dim3(192);
+    c1.block = Dim3(kPartialBlock);
     c1.grid = Dim3(ctas_);
     KernelArgs a1;
     a1.add(d_data_).add(d_data_).add(int32_t(n_)).add(d_partial_);
     stats.push_back(dev.launch(mod, "hist256_partial", c1, a1));
     LaunchConfig c2;
-    c2.block = Dim3(256);
+    c2.block = Dim3(kMergeBlock);
     c2.grid = Dim3(256);
     KernelArgs a2;
     a2.add(d_partial_).add(int32_t(ctas_)).add(d_bins_);
@@ -73,6 +80,8 @@ class Histogram256 : public Workload, public HasOutputs {
   }
 
  private:
+  static constexpr uint32_t kPartialBlock = 192;  // = THREADS in kernel.cu (6 warps)
+  static constexpr uint32_t kMergeBlock = 256;    // hist256_merge assumes 256 threads
   uint32_t n_ = 0, ctas_ = 0;
   std::vector<uint8_t> data_;
   DevicePtr d_data_ = 0, d_partial_ = 0, d_bins_ = 0;

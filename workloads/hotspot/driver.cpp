@@ -33,6 +33,10 @@ class Hotspot : public Workload, public HasOutputs {
             "stencil", "hotspot"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"hotspot_step", kTile * kTile, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       rows_ = 60, cols_ = 50, iterations_ = 4;  // partial tiles on both axes

@@ -30,6 +30,10 @@ class HotspotRl : public Workload, public HasOutputs {
             "register-limited", "hotspot_rl"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"hotspot_rl", kBlockX * kBlockY, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       rows_ = 70, cols_ = 45, iterations_ = 5;  // partial regions; last launch does 1 step
@@ -75,7 +79,7 @@ class HotspotRl : public Workload, public HasOutputs {
     dev.memcpy_to_device(d_temp_[0], temp0_.data(), temp0_.size() * sizeof(float));
     const ModuleHandle mod = dev.load_module_string(embedded_ptx("hotspot_rl"), "hotspot_rl.ptx");
     LaunchConfig cfg;
-    cfg.block = Dim3(16, 16);
+    cfg.block = Dim3(kBlockX, kBlockY);
     cfg.grid = Dim3(ceil_div(cols_, kOutW), ceil_div(rows_, kOutH));
     std::vector<LaunchStats> stats;
     launches_ = 0;
@@ -135,6 +139,7 @@ class HotspotRl : public Workload, public HasOutputs {
   DevicePtr result_buffer() const { return d_temp_[ceil_div(iterations_, kPyr) % 2]; }
 
   static constexpr uint32_t kPyr = 2, kOutW = 12, kOutH = 28;  // = PYR, OUT_W, OUT_H
+  static constexpr uint32_t kBlockX = 16, kBlockY = 16;  // CTA shape: TW x TH/2 (2 cells per thread)
   uint32_t rows_ = 0, cols_ = 0, iterations_ = 0, launches_ = 0;
   std::vector<float> power_, temp0_;
   float step_ = 0, inv_rx_ = 0, inv_ry_ = 0, inv_rz_ = 0, amb_ = 0;

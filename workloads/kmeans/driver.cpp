@@ -22,6 +22,10 @@ class Kmeans : public Workload, public HasOutputs {
             "cache-sensitive", "kmeans"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"kmeans_assign", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       np_ = 1000, nf_ = 9, nc_ = 4;  // 4 CTAs, the last one partial

@@ -16,6 +16,7 @@ namespace {
 
 constexpr float kAlpha = 0.5f;  // = ALPHA in kernel.cu
 constexpr uint32_t kMaxP = 200;   // = MAXP: particles per box must not exceed it
+constexpr uint32_t kBlock = 128;  // = THREADS in kernel.cu
 static_assert(170 <= kMaxP && 140 <= kMaxP, "box capacity");
 
 class LavaMd : public Workload, public HasOutputs {
@@ -25,6 +26,10 @@ class LavaMd : public Workload, public HasOutputs {
             "lavaMD-style particle interactions: one 128-thread CTA per box stages the home "
             "box and each neighbour box (<= 200 particles, 7200 B) in shared memory",
             "scratchpad-limited", "lavamd"};
+  }
+
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"lavamd", kBlock, 0, true}};
   }
 
   void setup(Device& dev, Size size, uint64_t seed) override {
@@ -60,7 +65,7 @@ class LavaMd : public Workload, public HasOutputs {
     dev.memset(d_f_, 0, size_t(n_) * 4 * sizeof(float));
     const ModuleHandle mod = dev.load_module_string(embedded_ptx("lavamd"), "lavamd.ptx");
     LaunchConfig cfg;
-    cfg.block = Dim3(128);
+    cfg.block = Dim3(kBlock);
     cfg.grid = Dim3(boxes_ * boxes_ * boxes_);
     KernelArgs args;
     args.add(d_pos_).add(d_q_).add(d_start_).add(d_count_).add(int32_t(boxes_)).add(d_f_);

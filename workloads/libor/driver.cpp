@@ -30,6 +30,10 @@ class Libor : public Workload, public HasOutputs {
             "register-limited", "libor"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"libor_path", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     paths_ = size == Size::Small ? 1000 : 30720;  // Small: partial last CTA
     SplitMix64 rz(stream_seed(seed, 1)), rl(stream_seed(seed, 2));

@@ -23,6 +23,10 @@ class Memcached : public Workload, public HasOutputs {
             "cache-sensitive", "memcached"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"memcached_get", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     uint32_t entries, buckets;
     if (size == Size::Small) {

@@ -25,6 +25,13 @@ class MriQ : public Workload, public HasOutputs {
             "register-limited", "mriq"};
   }
 
+  // mriq_phimag (one short pass squaring phi, thread-limited) only prepares the
+  // input of mriq_q, the register-limited kernel of the class.
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"mriq_phimag", kBlock, 0, false},
+            {"mriq_q", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       num_x_ = 700, num_k_ = 300;  // partial CTA, 2 chunks (256, 44)

@@ -25,6 +25,10 @@ class Mummer : public Workload, public HasOutputs {
             "register-limited", "mummer"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"mummer_match", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     uint32_t ref_len;
     if (size == Size::Small) {

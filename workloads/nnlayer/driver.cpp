@@ -22,6 +22,10 @@ class NnLayer : public Workload, public HasOutputs {
             "thread-limited", "nnlayer"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"nn_layer_forward", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       nin_ = 50, nout_ = 70, batch_ = 9;  // 2 neuron groups per sample, the second partial

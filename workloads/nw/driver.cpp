@@ -27,6 +27,11 @@ class Nw : public Workload, public HasOutputs {
             "scratchpad-limited", "nw"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"nw_upper", kB, 0, true},
+            {"nw_lower", kB, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     len_ = size == Size::Small ? 100 : 1536;
     // The kernels work on whole 16x16 blocks: pad both sequences to a

@@ -22,6 +22,10 @@ class Pathfinder : public Workload, public HasOutputs {
             "thread-limited", "pathfinder"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"pathfinder_rows", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       rows_ = 41, cols_ = 1000;  // 3 launches (16, 16, 8 rows) after row 0

@@ -22,11 +22,18 @@ class Reduction : public Workload, public HasOutputs {
             "thread-limited", "reduction"};
   }
 
+  // The default size: both launches run reduce_sum with kBlock threads (the
+  // final one-CTA launch uses kFinalBlock == kBlock), so one shape covers both.
+  // Small runs the first launch with kSmallBlock threads instead.
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"reduce_sum", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
-      n_ = 5000, grid_ = 4, block_ = 128;
+      n_ = 5000, grid_ = 4, block_ = kSmallBlock;
     } else {
-      n_ = 1u << 22, grid_ = 120, block_ = 256;
+      n_ = 1u << 22, grid_ = 120, block_ = kBlock;
     }
     SplitMix64 rng(stream_seed(seed, 1));
     in_.resize(n_);
@@ -88,7 +95,12 @@ class Reduction : public Workload, public HasOutputs {
   }
 
  private:
+  // First launch: kBlock threads per CTA at the default size, kSmallBlock at
+  // Small (docs/workloads.md: 4 CTAs x 128). The final one-CTA launch always
+  // uses kFinalBlock.
+  static constexpr uint32_t kBlock = 256, kSmallBlock = 128;
   static constexpr uint32_t kFinalBlock = 256;
+  static_assert(kFinalBlock == kBlock, "kernel_shapes() declares one reduce_sum shape");
   uint32_t n_ = 0, grid_ = 0, block_ = 0;
   std::vector<float> in_;
   DevicePtr d_in_ = 0, d_partials_ = 0, d_result_ = 0;

@@ -22,6 +22,10 @@ class ScalarProd : public Workload, public HasOutputs {
             "thread-limited", "scalarprod"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"scalar_prod", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       npairs_ = 37, n_ = 1000, grid_ = 16;  // CTAs take 2 or 3 pairs; n not a multiple of 128

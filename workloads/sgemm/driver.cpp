@@ -21,6 +21,10 @@ class Sgemm : public Workload, public HasOutputs {
             "register-limited", "sgemm"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"sgemm", kTile * kTile, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       // Not multiples of the 32-wide C tile or the 16-deep K step: exercises
@@ -46,7 +50,7 @@ class Sgemm : public Workload, public HasOutputs {
     dev.memcpy_to_device(d_c_, c0_.data(), c0_.size() * sizeof(float));
     const ModuleHandle mod = dev.load_module_string(embedded_ptx("sgemm"), "sgemm.ptx");
     LaunchConfig cfg;
-    cfg.block = Dim3(16, 16);
+    cfg.block = Dim3(kTile, kTile);
     cfg.grid = Dim3(ceil_div(n_, 32), ceil_div(m_, 32));
     KernelArgs args;
     args.add(d_a_).add(d_b_).add(d_c_).add(int32_t(m_)).add(int32_t(n_)).add(int32_t(k_))
@@ -89,6 +93,7 @@ class Sgemm : public Workload, public HasOutputs {
   }
 
  private:
+  static constexpr uint32_t kTile = 16;  // = TILE in kernel.cu: threads per CTA side
   static constexpr float kAlpha = 1.5f;
   static constexpr float kBeta = -0.5f;
   uint32_t m_ = 0, n_ = 0, k_ = 0;

@@ -22,6 +22,10 @@ class SgemmNt : public Workload, public HasOutputs {
             "register-limited", "sgemm_nt"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"sgemm_nt", kRows, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       // Not multiples of the 128-row tile, the 16-column tile or the 8-deep K step.
@@ -45,8 +49,8 @@ class SgemmNt : public Workload, public HasOutputs {
     dev.memcpy_to_device(d_c_, c0_.data(), c0_.size() * sizeof(float));
     const ModuleHandle mod = dev.load_module_string(embedded_ptx("sgemm_nt"), "sgemm_nt.ptx");
     LaunchConfig cfg;
-    cfg.block = Dim3(128);
-    cfg.grid = Dim3(ceil_div(m_, 128), ceil_div(n_, 16));
+    cfg.block = Dim3(kRows);
+    cfg.grid = Dim3(ceil_div(m_, kRows), ceil_div(n_, 16));
     KernelArgs args;
     args.add(d_a_).add(d_b_).add(d_c_).add(int32_t(m_)).add(int32_t(n_)).add(int32_t(k_))
         .add(kAlpha).add(kBeta);
@@ -86,6 +90,7 @@ class SgemmNt : public Workload, public HasOutputs {
   }
 
  private:
+  static constexpr uint32_t kRows = 128;  // = ROWS in kernel.cu: threads per CTA = C rows per CTA
   static constexpr float kAlpha = 1.25f;
   static constexpr float kBeta = -0.75f;
   uint32_t m_ = 0, n_ = 0, k_ = 0;

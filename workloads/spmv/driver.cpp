@@ -22,6 +22,10 @@ class Spmv : public Workload, public HasOutputs {
             "cache-sensitive", "spmv"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"spmv_csr_scalar", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     CsrShape shape;
     uint32_t short_lo, short_hi, long_lo, long_hi;

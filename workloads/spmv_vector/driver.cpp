@@ -23,6 +23,10 @@ class SpmvVector : public Workload, public HasOutputs {
             "cache-sensitive", "spmv_vector"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"spmv_csr_vector", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     CsrShape shape;
     uint32_t lo, hi;

@@ -26,6 +26,10 @@ class SpuStencil : public Workload, public HasOutputs {
             "stencil", "spu_stencil"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"spu_stencil_diag", kThreadsSide * kThreadsSide, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       // Not multiples of the tile: 2 x 2 columns with partial edge columns and
@@ -68,7 +72,7 @@ class SpuStencil : public Workload, public HasOutputs {
       const int32_t first_i = std::max(0, d - (cols - 1));
       const int32_t last_i = std::min(d, cols - 1);
       LaunchConfig cfg;
-      cfg.block = Dim3(8, 8);
+      cfg.block = Dim3(kThreadsSide, kThreadsSide);
       cfg.grid = Dim3(uint32_t(last_i - first_i + 1));
       KernelArgs args;
       args.add(d_a_).add(d_fx_).add(d_fy_).add(d_out_).add(int32_t(n_)).add(int32_t(k_)).add(d)
@@ -144,6 +148,7 @@ class SpuStencil : public Workload, public HasOutputs {
 
  private:
   static constexpr uint32_t kTile = 32;
+  static constexpr uint32_t kThreadsSide = 8;  // = TT in kernel.cu (TB / TS)
   uint32_t n_ = 0, k_ = 0;
   std::vector<float> a_, b_, c_;
   DevicePtr d_a_ = 0, d_fx_ = 0, d_fy_ = 0, d_out_ = 0;

@@ -24,6 +24,11 @@ class Srad : public Workload, public HasOutputs {
             "scratchpad-limited", "srad"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"srad_coeff", kTile * kTile, 0, true},
+            {"srad_update", kTile * kTile, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       rows_ = 50, cols_ = 70, iterations_ = 2;  // partial tiles both ways
@@ -43,8 +48,8 @@ class Srad : public Workload, public HasOutputs {
     dev.memcpy_to_device(d_j_, j0_.data(), j0_.size() * sizeof(float));
     const ModuleHandle mod = dev.load_module_string(embedded_ptx("srad"), "srad.ptx");
     LaunchConfig cfg;
-    cfg.block = Dim3(16, 16);
-    cfg.grid = Dim3(ceil_div(cols_, 16), ceil_div(rows_, 16));
+    cfg.block = Dim3(kTile, kTile);
+    cfg.grid = Dim3(ceil_div(cols_, kTile), ceil_div(rows_, kTile));
     std::vector<LaunchStats> stats;
     for (uint32_t it = 0; it < iterations_; ++it) {
       // Speckle scale of the whole image (the region of interest).
@@ -143,6 +148,7 @@ class Srad : public Workload, public HasOutputs {
   }
 
  private:
+  static constexpr uint32_t kTile = 16;  // = T in kernel.cu: the CTA side
   static constexpr float kLambda = 0.5f;
   int64_t rows_ = 0, cols_ = 0;
   uint32_t iterations_ = 0;

@@ -23,6 +23,10 @@ class Stencil3d : public Workload, public HasOutputs {
             "register-limited", "stencil3d"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"stencil3d", kTx * kTy, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     if (size == Size::Small) {
       nx_ = 45, ny_ = 21, nz_ = 9, iterations_ = 2;  // partial CTAs in x and y
@@ -41,8 +45,8 @@ class Stencil3d : public Workload, public HasOutputs {
     dev.memset(d_a_[1], 0, a0_.size() * sizeof(float));
     const ModuleHandle mod = dev.load_module_string(embedded_ptx("stencil3d"), "stencil3d.ptx");
     LaunchConfig cfg;
-    cfg.block = Dim3(32, 16);
-    cfg.grid = Dim3(ceil_div(nx_, 32), ceil_div(ny_, 16));
+    cfg.block = Dim3(kTx, kTy);
+    cfg.grid = Dim3(ceil_div(nx_, kTx), ceil_div(ny_, kTy));
     std::vector<LaunchStats> stats;
     for (uint32_t it = 0; it < iterations_; ++it) {
       KernelArgs args;
@@ -89,6 +93,7 @@ class Stencil3d : public Workload, public HasOutputs {
   }
 
  private:
+  static constexpr uint32_t kTx = 32, kTy = 16;  // = TX, TY in kernel.cu: the CTA shape
   static constexpr float kC0 = 0.25f, kC1 = 0.125f;
   uint32_t nx_ = 0, ny_ = 0, nz_ = 0, iterations_ = 0;
   std::vector<float> a0_;

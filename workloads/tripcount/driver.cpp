@@ -21,6 +21,10 @@ class TripCount : public Workload, public HasOutputs {
             "divergent", "tripcount"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"collatz_steps", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     n_ = size == Size::Small ? 2000 : 32768;
     // Starts uniform in [1, 2^20): 0 to ~450 steps, peaks beyond 2^32.

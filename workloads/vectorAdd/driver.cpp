@@ -17,6 +17,10 @@ class VectorAdd : public Workload, public HasOutputs {
             "vectorAdd"};
   }
 
+  std::vector<KernelShape> kernel_shapes() const override {
+    return {{"vectorAdd", kBlock, 0, true}};
+  }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
     // Small: 4133 elements (not a multiple of the CTA size, to exercise the bound check).
     n_ = size == Size::Small ? 4133u : (1u << 20);
