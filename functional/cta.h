@@ -47,6 +47,11 @@ class Cta {
   // Deterministic clock: warp instructions executed by this CTA so far.
   uint64_t clock() const { return clock_; }
   void tick() { ++clock_; }
+  // The timing model points this at the core-cycle counter of the SM the CTA
+  // runs on: %clock, %clock64 and %globaltimer then read it (it takes
+  // precedence over LaunchContext::cycle_counter() and clock()).
+  void set_cycle_counter(const uint64_t* cycles) { cycles_ = cycles; }
+  const uint64_t* cycle_counter() const { return cycles_; }
 
   // --- barriers -----------------------------------------------------------
   // Warp `warp` arrives at barrier `id` expecting `count` threads (0 = all
@@ -88,6 +93,7 @@ class Cta {
   uint32_t live_threads_ = 0;
   uint32_t sm_id_ = 0;
   uint64_t clock_ = 0;
+  const uint64_t* cycles_ = nullptr;
   Barrier barriers_[kNumBarriers];
 };
 

@@ -200,7 +200,9 @@ void fill_special(ir::SpecialReg reg, uint8_t comp, Warp& warp, const Cta& cta,
   auto fill = [out, w](uint64_t v) {
     for (unsigned l = 0; l < w; ++l) out[l] = v;
   };
-  const uint64_t clock = ctx.cycle_counter() ? *ctx.cycle_counter() : cta.clock();
+  const uint64_t clock = cta.cycle_counter()   ? *cta.cycle_counter()
+                         : ctx.cycle_counter() ? *ctx.cycle_counter()
+                                               : cta.clock();
   switch (reg) {
     case ir::SpecialReg::Tid:
       for (unsigned l = 0; l < w; ++l) out[l] = pick(cta.thread_id(warp.first_thread() + l));

@@ -51,8 +51,10 @@ class LaunchContext {
   const std::vector<uint8_t>& params() const { return params_; }
   Dim3u cta_id(uint64_t linear) const;
 
-  // The timing model may point this at its cycle counter: %clock, %clock64
-  // and %globaltimer then read it instead of the CTA's instruction count.
+  // A launch-wide cycle counter: %clock, %clock64 and %globaltimer read it
+  // instead of the CTA's instruction count, unless the CTA has its own
+  // (Cta::set_cycle_counter, which the timing model's SMs use: every SM has
+  // its own core-cycle count).
   void set_cycle_counter(const uint64_t* cycles) { cycles_ = cycles; }
   const uint64_t* cycle_counter() const { return cycles_; }
 

@@ -147,6 +147,10 @@ class Registry {
   std::vector<std::shared_ptr<const Expr>> formulas_;
   std::vector<std::unique_ptr<std::uint64_t>> owned_;
   std::unordered_map<std::string, std::size_t> ids_;
+  // Caches of sorted_ids() and match_ids() (formulas evaluate sum(...) over
+  // patterns at every dump); cleared whenever a statistic is added.
+  mutable std::vector<std::size_t> sorted_cache_;
+  mutable std::unordered_map<std::string, std::vector<std::size_t>> match_cache_;
 };
 
 // Registers statistics under a common prefix, e.g. Group(reg, "gpu.sm[3]").child("l1d").

@@ -233,6 +233,12 @@ std::vector<ConfigKey> build_schema() {
                 "GPGPU-Sim -gpgpu_cache:il1 ...,A:2:32"));
   t.push_back(U("gpu.sm.icache.hit_latency", 1, 1, "core cycles", 1, 1024,
                 "Cycles from fetch request to decoded instructions on an instruction-cache hit.", kDecision));
+  t.push_back(U("gpu.sm.icache.miss_latency", 128, 128, "core cycles", 1, 4096,
+                "Cycles from fetch request to decoded instructions on an instruction-cache miss (fixed: the "
+                "fill is not sent through the interconnect/L2 model).",
+                "simtlm decision: an L2 hit plus the zero-load interconnect latency both ways on the presets, "
+                "gpu.l2.hit_latency 120 + 2 x gpu.noc.latency 4 = 128 core cycles (all clocks equal; "
+                "GPGPU-Sim 3.x also fetches instructions from the L2)"));
 
   // Register file and operand collectors.
   t.push_back(U("gpu.sm.regfile.banks", 16, 16, "banks", 1, 1024,
@@ -267,6 +273,13 @@ std::vector<ConfigKey> build_schema() {
                 "GREENER: cycles to wake a register from SLEEP to ON.", kJatalaCh4));
   t.push_back(U("gpu.sm.regfile.power.off_wakeup_cycles", 2, 2, "core cycles", 0, 1024,
                 "GREENER: cycles to wake a register from OFF to ON.", kJatalaCh4));
+
+  // Kernel parameters.
+  t.push_back(U("gpu.sm.param_latency", 35, 35, "core cycles", 1, 4096,
+                "Latency of a kernel-parameter load (ld.param) from the start of its LD/ST access to the "
+                "result; parameters never miss.",
+                "simtlm decision: kernel parameters live in a constant bank on Fermi, so a parameter load "
+                "costs a constant-cache hit (gpu.const_cache.hit_latency 35)"));
 
   // Shared memory.
   t.push_back(U("gpu.sm.smem.banks", 32, 32, "banks", 1, 1024,
@@ -352,6 +365,11 @@ std::vector<ConfigKey> build_schema() {
   t.push_back(U("gpu.const_cache.mshrs", 2, 2, "entries", 1, 1024, "Constant cache MSHRs.", cc));
   t.push_back(U("gpu.const_cache.hit_latency", 35, 35, "core cycles", 1, 4096,
                 "Constant cache hit latency (a warp reading distinct words serialises per word).", kDecision));
+  t.push_back(U("gpu.const_cache.miss_latency", 128, 128, "core cycles", 1, 4096,
+                "Constant cache miss latency (fixed: the fill is not sent through the interconnect/L2 model; "
+                "no MSHR limit).",
+                "simtlm decision: same derivation as gpu.sm.icache.miss_latency, gpu.l2.hit_latency 120 + "
+                "2 x gpu.noc.latency 4 = 128 core cycles on the presets"));
 
   // ---------------------------------------------------------------- interconnect
   t.push_back(E("gpu.noc.topology", "crossbar", "crossbar", {"crossbar", "ideal"},
@@ -365,9 +383,6 @@ std::vector<ConfigKey> build_schema() {
                 "Flits each input and output port moves per interconnect cycle.", kDecision));
   t.push_back(U("gpu.noc.buffer_flits", 8, 8, "flits", 1, 65536, "Buffer per port (and virtual channel).",
                 "GPGPU-Sim config_fermi_islip.icnt vc_buf_size = 8"));
-  t.push_back(U("gpu.noc.networks", 2, 2, "networks", 1, 2,
-                "1 = requests and replies share one network; 2 = separate request and reply networks.",
-                "GPGPU-Sim config_fermi_islip.icnt network_count = 2"));
   t.push_back(U("gpu.noc.header_bytes", 8, 8, "bytes", 0, 4096,
                 "Packet header bytes (a read request is a header only; replies and writes add the data).",
                 "GPGPU-Sim mem_fetch READ_PACKET_SIZE = 8"));
@@ -450,10 +465,17 @@ std::vector<ConfigKey> build_schema() {
   t.push_back(E("gpu.dram.page_policy", "open", "open", {"open", "close"},
                 "Row buffer policy: keep the row open after an access, or precharge when no queued request hits it.",
                 "GPGPU-Sim 3.x DRAM model (open row)"));
-  t.push_back(U("gpu.dram.bank_interleave_bytes", 256, 256, "bytes", 32, 1 * MiB,
-                "Bytes of a channel's address space that stay in one bank before the next bank takes over "
-                "(row bits above the bank bits).",
-                "GPGPU-Sim -gpgpu_mem_addr_mapping ...BBBCCCCB.CCSSSSSS (first bank bit above 256 bytes)"));
+  t.push_back(U("gpu.dram.bank_interleave_bytes", 512, 512, "bytes", 32, 1 * MiB,
+                "Low column bytes of a channel's local address (channel bits removed) below the first bank "
+                "bit: |row|high bank bits|high column|low bank bits|this many bytes|. Here one channel "
+                "interleave chunk (l2.interleave_bytes x sub_partitions_per_channel), so a chunk stays in one row.",
+                "GPGPU-Sim -gpgpu_mem_addr_mapping ...BBBCCCCB.CCSSSSSS (column below the first bank bit; "
+                "GPGPU-Sim's channel chunk is 256 B, ours holds both sub-partitions)"));
+  t.push_back(U("gpu.dram.low_bank_bits", 1, 1, "bits", 0, 16,
+                "Bank bits between the low and the high column bits (the rest sit above the high column "
+                "bits): 2^bits banks take turns every bank_interleave_bytes and each fills a whole row first.",
+                "GPGPU-Sim -gpgpu_mem_addr_mapping ...BBBCCCCB.CCSSSSSS (one bank bit below the high "
+                "column bits, three above)"));
   t.push_back(B("gpu.dram.bank_xor", false, false,
                 "XOR the bank index with low row bits to spread power-of-two strides over the banks.",
                 "GPGPU-Sim 3.x GTX480/TeslaC2050 configs (no bank hashing)"));

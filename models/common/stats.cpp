@@ -148,6 +148,8 @@ std::size_t Registry::add(Info info, const void* source) {
   infos_.push_back(std::move(info));
   sources_.push_back(source);
   formulas_.emplace_back();
+  sorted_cache_.clear();
+  match_cache_.clear();
   return id;
 }
 
@@ -206,11 +208,14 @@ std::size_t Registry::id_of(const std::string& name) const {
 const Info& Registry::info(const std::string& name) const { return infos_[id_of(name)]; }
 
 std::vector<std::size_t> Registry::sorted_ids() const {
-  std::vector<std::size_t> ids(infos_.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = i;
-  std::sort(ids.begin(), ids.end(),
-            [this](std::size_t a, std::size_t b) { return natural_less(infos_[a].name, infos_[b].name); });
-  return ids;
+  if (sorted_cache_.size() != infos_.size()) {
+    std::vector<std::size_t> ids(infos_.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = i;
+    std::sort(ids.begin(), ids.end(),
+              [this](std::size_t a, std::size_t b) { return natural_less(infos_[a].name, infos_[b].name); });
+    sorted_cache_ = std::move(ids);
+  }
+  return sorted_cache_;
 }
 
 std::vector<std::string> Registry::names() const {
@@ -220,10 +225,13 @@ std::vector<std::string> Registry::names() const {
 }
 
 std::vector<std::size_t> Registry::match_ids(const std::string& pattern) const {
+  const auto hit = match_cache_.find(pattern);
+  if (hit != match_cache_.end()) return hit->second;
   std::vector<std::size_t> out;
   for (std::size_t id : sorted_ids()) {
     if (name_matches(pattern, infos_[id].name)) out.push_back(id);
   }
+  match_cache_.emplace(pattern, out);
   return out;
 }
 

@@ -1,17 +1,27 @@
 // Physical address -> (bank group, bank, row, column) of one DRAM channel.
 //
 // 1. The channel interleave is removed: with C = channels and
-//    G = channel_interleave_bytes, local = (addr / (G*C)) * G + addr % G.
+//    G = channel_interleave_bytes, local = (addr / (G*C)) * G + addr % G
+//    (the platform interleaves channels linearly in G-byte chunks; for the
+//    GPU platform G = gpu.l2.interleave_bytes x sub_partitions_per_channel).
 // 2. The local address is split, from the least significant end, into
-//      offset in chunk  : local % K                 (K = bank_interleave_bytes)
-//      bank (flat)      : (local / K) % banks
-//      chunk in row     : (local / (K * banks)) % (row_bytes / K)
-//      row              : local / (row_bytes * banks)
-//    so K contiguous bytes sit in one bank, consecutive chunks rotate over the
-//    banks, and a row of every bank fills before the next row.
+//      column low   : K bytes                     (K  = bank_interleave_bytes)
+//      bank low     : L bits                      (L  = low_bank_bits)
+//      column high  : row_bytes / K chunks
+//      bank high    : log2(banks) - L bits        (banks / 2^L values)
+//      row          : the rest
+//    i.e. |row|bank high|column high|bank low|column low| (row bits highest,
+//    the shape of GPGPU-Sim's GDDR5 maps such as GTX480's
+//    "RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS"). The flat bank is
+//    bank_high * 2^L + bank_low. 2^L banks take turns every K bytes and each
+//    of them fills a whole row before the map moves on to the next banks and
+//    then to the next row.
 //    With bank_xor the flat bank is XORed with the low bits of the row.
-// 3. bank_group = flat % bank_groups (consecutive chunks alternate bank
-//    groups), column byte = chunk_in_row * K + offset.
+// 3. bank_group = flat % bank_groups: the low bank bits select the bank
+//    group (GPGPU-Sim's lower-bits bank-group indexing), so chunks that take
+//    turns in the low bank bits alternate bank groups and back-to-back
+//    bursts are spaced by tCCD rather than tCCDL.
+// column = column_high * K + column_low (byte offset inside the row).
 #pragma once
 
 #include <cstdint>
@@ -36,8 +46,9 @@ class DramAddressMap {
  private:
   uint64_t chunk_;
   uint64_t banks_;
+  uint64_t low_banks_;       // 2^low_bank_bits
+  uint64_t chunks_per_row_;  // row_bytes / chunk
   uint64_t bank_groups_;
-  uint64_t row_bytes_;
   bool bank_xor_;
   uint64_t channels_;
   uint64_t channel_granule_;

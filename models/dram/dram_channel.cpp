@@ -48,7 +48,7 @@ DramStats& DramChannel::stats() {
 
 // ---------------------------------------------------------------- port
 
-void DramChannel::enqueue(unsigned port, tlm::tlm_generic_payload& trans, uint64_t ready) {
+void DramChannel::enqueue(unsigned port, tlm::tlm_generic_payload& trans, uint64_t arrival, uint64_t ready) {
   Request r;
   r.trans = &trans;
   r.port = port;
@@ -57,18 +57,30 @@ void DramChannel::enqueue(unsigned port, tlm::tlm_generic_payload& trans, uint64
   const uint64_t bytes = transfer_bytes(trans);
   const uint64_t burst = p_.burst_bytes();
   r.bursts = static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + burst - 1) / burst));
-  r.arrival = ready;
-  r.ready = ready + p_.frontend_latency;
+  r.arrival = arrival;
+  r.ready = ready;
   queue_.push_back(r);
-  wake_at(r.ready);
+}
+
+bool DramChannel::admit(unsigned port, tlm::tlm_generic_payload& trans, uint64_t arrival) {
+  if (p_.frontend_latency == 0) {
+    if (queue_.size() >= p_.queue_size) return false;
+    enqueue(port, trans, arrival, arrival);
+    wake_at(arrival);
+    return true;
+  }
+  if (frontend_.size() >= p_.frontend_latency) return false;
+  const uint64_t due = arrival + p_.frontend_latency;
+  frontend_.push_back(InFlight{&trans, port, arrival, due});
+  wake_at(due);
+  return true;
 }
 
 bool DramChannel::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
-  if (queue_.size() >= p_.queue_size) {
+  if (!admit(port, trans, clock().registration_cycle_now())) {
     ++stats_.requests_held;
     return false;
   }
-  enqueue(port, trans, clock().registration_cycle_now());
   admit_rr_ = port;  // the other ports go first when the queue next frees up
   return true;
 }
@@ -259,15 +271,21 @@ bool DramChannel::schedule(uint64_t cycle, Cycle& next) {
 
 uint64_t DramChannel::tick(uint64_t c) {
   Cycle next = std::numeric_limits<Cycle>::max();
+  // Front end -> queue: requests whose latency has passed, while there is room.
+  while (!frontend_.empty() && frontend_.front().due <= c && queue_.size() < p_.queue_size) {
+    const InFlight f = frontend_.front();
+    frontend_.pop_front();
+    enqueue(f.port, *f.trans, f.arrival, c);
+  }
   const bool columns_blocked = return_queue_full();
   const bool issued = schedule(c, next);
-  // Admit held requests into free queue slots, round-robin over the ports.
+  // Admit held requests where there is room, round-robin over the ports.
   const unsigned n = static_cast<unsigned>(up_.size());
-  for (unsigned k = 1; k <= n && queue_.size() < p_.queue_size; ++k) {
+  for (unsigned k = 1; k <= n; ++k) {
     const unsigned i = (admit_rr_ + k) % n;
-    if (up_[i]->held_request() != nullptr) {
-      tlm::tlm_generic_payload& t = up_[i]->accept_request();
-      enqueue(i, t, c + 1);
+    tlm::tlm_generic_payload* held = up_[i]->held_request();
+    if (held != nullptr && admit(i, *held, c + 1)) {
+      up_[i]->accept_request();
       admit_rr_ = i;
     }
   }
@@ -293,9 +311,14 @@ uint64_t DramChannel::tick(uint64_t c) {
   // in this tick: schedule again next cycle.
   if (columns_blocked && !queue_.empty() && !return_queue_full()) consider(c + 1);
   if (next != std::numeric_limits<Cycle>::max()) consider(static_cast<uint64_t>(std::max<Cycle>(next, 0)));
-  for (unsigned i = 0; i < n; ++i) {
-    if (up_[i]->held_request() != nullptr && queue_.size() < p_.queue_size) consider(c + 1);
+  const bool room = p_.frontend_latency == 0 ? queue_.size() < p_.queue_size
+                                              : frontend_.size() < p_.frontend_latency;
+  for (unsigned i = 0; i < n && room; ++i) {
+    if (up_[i]->held_request() != nullptr) consider(c + 1);
   }
+  // The front end's head enters the queue when due (a full queue frees an
+  // entry only when a command issues, which wakes the channel anyway).
+  if (!frontend_.empty() && queue_.size() < p_.queue_size) consider(frontend_.front().due);
   for (const Response& r : responses_) {
     if (up_[r.port]->response_ready()) {
       consider(r.due);

@@ -6,6 +6,11 @@
 // With several ports, held requests enter the shared queue round-robin and
 // each response goes back through the port its request came in on.
 //
+// With frontend_latency > 0 an accepted request first crosses a fixed-latency
+// front-end pipeline (at most frontend_latency requests in it; END_REQ is
+// delayed while it is full) and enters the queue when its latency has passed
+// and the queue has room: requests in flight in the front end do not occupy
+// scheduler queue entries (GPGPU-Sim's DRAM latency queue).
 // Requests wait in a bounded queue (END_REQ is delayed while it is full). Each
 // DRAM cycle the scheduler issues at most one command (ACT, PRE, RD, WR) on
 // the command bus, obeying the bank, bank-group and channel timing
@@ -67,6 +72,7 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
   // Live counters; busy_cycles/idle_cycles are brought up to date by each call.
   DramStats& stats();
   std::size_t queued() const { return queue_.size(); }
+  std::size_t in_frontend() const { return frontend_.size(); }
 
  private:
   using Cycle = int64_t;
@@ -96,6 +102,12 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
     Cycle next_pre = 0;     // tRTPL
     Cycle write_end = kNever;  // end of the last write data in this group (tWTR)
   };
+  struct InFlight {  // in the front-end pipeline
+    tlm::tlm_generic_payload* trans;
+    unsigned port;
+    uint64_t arrival;  // registration cycle
+    uint64_t due;      // first cycle it may enter the queue
+  };
   struct Response {
     tlm::tlm_generic_payload* trans;
     uint64_t due;
@@ -105,7 +117,10 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
   uint64_t tick(uint64_t cycle) override;
   bool on_request(unsigned port, tlm::tlm_generic_payload& trans) override;
   void on_response_done(unsigned port, tlm::tlm_generic_payload& trans) override;
-  void enqueue(unsigned port, tlm::tlm_generic_payload& trans, uint64_t ready);
+  // A request registered at `arrival` enters the front end (or the queue
+  // directly without a front-end latency); false if there is no room.
+  bool admit(unsigned port, tlm::tlm_generic_payload& trans, uint64_t arrival);
+  void enqueue(unsigned port, tlm::tlm_generic_payload& trans, uint64_t arrival, uint64_t ready);
   bool return_queue_full() const {
     return p_.return_queue_size != 0 && responses_.size() >= p_.return_queue_size;
   }
@@ -130,6 +145,7 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
   Cycle bus_free_ = 0;        // first cycle the data bus is free
   Cycle read_end_ = kNever;   // end of the last read data (tRTW)
   Cycle write_end_ = kNever;  // end of the last write data (tCDLR)
+  std::deque<InFlight> frontend_;  // front-end pipeline, due order
   std::deque<Request> queue_;      // arrival order
   std::deque<Response> responses_; // ordered by due cycle
   unsigned admit_rr_ = 0;          // port admitted last (round-robin)

@@ -59,6 +59,9 @@ void DramParams::validate(const std::string& who) const {
     bad("bank_interleave_bytes", "must be a power of two not larger than row_bytes");
   }
   if (bank_interleave_bytes < burst_bytes()) bad("bank_interleave_bytes", "must be at least one burst");
+  if (low_bank_bits < kAllBankBits && (low_bank_bits > 16 || banks % (1u << low_bank_bits) != 0)) {
+    bad("low_bank_bits", "must leave banks a multiple of 2^low_bank_bits");
+  }
   if (bank_xor && !power_of_two(banks)) bad("bank_xor", "needs a power-of-two number of banks");
   if (channels == 0) bad("channels", "must be at least 1");
   if (channel_interleave_bytes == 0) bad("channel_interleave_bytes", "must be at least 1");

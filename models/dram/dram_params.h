@@ -54,14 +54,26 @@ struct DramParams {
   DramScheduler scheduler = DramScheduler::FrFcfs;
   PagePolicy page_policy = PagePolicy::Open;
   DramTiming timing;
-  // Address mapping (see DramAddressMap): bytes contiguous in one bank
-  // before the next bank, optional XOR of the bank with the row number, and
-  // the channel interleave to strip (channels * channel_interleave_bytes).
+  // Address mapping (see DramAddressMap). From the least significant end of
+  // the channel-local address: bank_interleave_bytes of column, low_bank_bits
+  // bank bits, the rest of the column, the remaining bank bits, the row.
+  // low_bank_bits = kAllBankBits (the default) puts every bank below the
+  // high column bits (works for any number of banks); 0 keeps a whole row in
+  // one bank before the next bank. Optional XOR of the bank with the row number, and the
+  // channel interleave to strip (channels * channel_interleave_bytes).
   uint32_t bank_interleave_bytes = 256;
+  static constexpr uint32_t kAllBankBits = 32;
+  uint32_t low_bank_bits = kAllBankBits;
+  // Banks taking turns every bank_interleave_bytes: 2^low_bank_bits, or banks.
+  uint32_t low_banks() const { return low_bank_bits >= kAllBankBits ? banks : 1u << low_bank_bits; }
   bool bank_xor = false;
   uint32_t channels = 1;
   uint32_t channel_interleave_bytes = 256;
   // Fixed controller delays (cycles): arrival -> schedulable, last data -> response.
+  // The front end is a pipeline in front of the request queue: a request in
+  // it does not occupy a queue entry; it holds at most frontend_latency
+  // requests (one accepted per cycle per stage) and stalls when the queue is
+  // full at its end.
   uint32_t frontend_latency = 0;
   uint32_t backend_latency = 0;
   sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);

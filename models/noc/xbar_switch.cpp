@@ -15,21 +15,27 @@ XbarSwitch::XbarSwitch(const XbarParams& params, XbarDirectionStats& stats)
       in_busy_until_(params.ports_in, 0),
       out_busy_until_(params.ports_out, 0),
       rr_(params.ports_out, params.ports_in - 1),
-      granted_at_(params.ports_in, std::numeric_limits<uint64_t>::max()) {}
+      granted_at_(params.ports_in, std::numeric_limits<uint64_t>::max()),
+      candidates_(params.ports_in <= 64 ? params.ports_out : 0, 0) {}
 
 void XbarSwitch::accept(unsigned in, const XbarPacket& packet) {
   in_used_[in] += packet.flits;
   in_q_[in].push_back(packet);
+  ++queued_in_;
 }
 
 void XbarSwitch::arbitrate(uint64_t c) {
   const unsigned n = p_.ports_in;
+  if (queued_in_ == 0) {
+    return;  // nothing to grant, no head to count as stalled
+  }
   if (p_.ideal) {
     // Every ready packet crosses at once and arrives `latency` cycles later.
     for (unsigned i = 0; i < n; ++i) {
       while (!in_q_[i].empty() && in_q_[i].front().ready <= c) {
         XbarPacket out = in_q_[i].front();
         in_q_[i].pop_front();
+        --queued_in_;
         in_used_[i] -= out.flits;
         out_used_[out.dst] += out.flits;
         out.ready = c + p_.latency;
@@ -40,20 +46,41 @@ void XbarSwitch::arbitrate(uint64_t c) {
     }
     return;
   }
+  // Inputs whose head may be granted this cycle, per wanted output. A grant
+  // makes its input busy, so these sets stay exact while outputs are served.
+  const bool masks = !candidates_.empty();
+  if (masks) {
+    bool any = false;
+    for (unsigned i = 0; i < n; ++i) {
+      if (in_q_[i].empty() || in_busy_until_[i] > c) continue;
+      const XbarPacket& head = in_q_[i].front();
+      if (head.ready > c) continue;
+      candidates_[head.dst] |= uint64_t(1) << i;
+      any = true;
+    }
+    if (!any) return;  // no ready head: nothing granted, nothing stalled
+  }
   for (unsigned o = 0; o < p_.ports_out; ++o) {
+    uint64_t want = ~uint64_t(0);
+    if (masks) {
+      want = candidates_[o];
+      candidates_[o] = 0;
+      if (want == 0) continue;
+    }
     if (out_busy_until_[o] > c) {
       continue;
     }
     for (unsigned k = 1; k <= n; ++k) {
       const unsigned i = (rr_[o] + k) % n;
-      if (in_q_[i].empty() || in_busy_until_[i] > c) {
+      if (((want >> (i & 63)) & 1) == 0 || in_q_[i].empty() || in_busy_until_[i] > c) {
         continue;
       }
       const XbarPacket& head = in_q_[i].front();
       if (head.ready > c || head.dst != o) {
         continue;
       }
-      if (out_used_[o] != 0 && out_used_[o] + head.flits > p_.output_buffer_flits) {
+      const uint32_t buffered = arrived_flits(o, c);
+      if (buffered != 0 && buffered + head.flits > p_.output_buffer_flits) {
         continue;  // output buffer full for this packet
       }
       const uint32_t s = p_.serialization(head.flits);
@@ -68,6 +95,7 @@ void XbarSwitch::arbitrate(uint64_t c) {
       ++stats_->packets;
       stats_->flits += head.flits;
       in_q_[i].pop_front();
+      --queued_in_;
       out_q_[o].push_back(out);
       break;
     }
@@ -87,6 +115,17 @@ void XbarSwitch::arbitrate(uint64_t c) {
       ++stats_->output_stalls;
     }
   }
+}
+
+uint32_t XbarSwitch::arrived_flits(unsigned out, uint64_t c) const {
+  // Packets still in the traversal pipeline (ready > c) are held by its
+  // stages, not by the output buffer.
+  uint32_t flits = 0;
+  for (const XbarPacket& q : out_q_[out]) {
+    if (q.ready > c) break;  // out_q_ is in grant order, so in ready order
+    flits += q.flits;
+  }
+  return flits;
 }
 
 XbarPacket XbarSwitch::pop_output(unsigned out) {

@@ -5,10 +5,13 @@
 // here: the Crossbar module drives it once per clock cycle.
 //
 // Buffer accounting: input-buffer space is returned when a packet is granted
-// (its flits stream out while it holds the port); output-buffer space is
-// reserved at grant and returned when the packet leaves the output port
-// (the Crossbar drains outputs before arbitrating, so space freed in a cycle
-// can be granted in that cycle).
+// (its flits stream out while it holds the port). A granted packet spends
+// S - 1 + latency cycles in the traversal pipeline, whose stages hold it, and
+// then sits in the output buffer until it leaves the output port. A grant
+// needs room in the output buffer for the packet next to the packets that
+// have already arrived there (the Crossbar drains outputs before
+// arbitrating, so space freed in a cycle can be granted in that cycle); the
+// pipeline adds at most ceil((S - 1 + latency) / S) packets on top.
 // A packet larger than a buffer is admitted into an empty buffer, so no size
 // deadlocks.
 #pragma once
@@ -68,6 +71,10 @@ class XbarSwitch {
   XbarDirectionStats& stats() { return *stats_; }
 
  private:
+  // Flits of the packets at `out` that have left the traversal pipeline by
+  // cycle c (what the output buffer holds).
+  uint32_t arrived_flits(unsigned out, uint64_t c) const;
+
   XbarParams p_;
   XbarDirectionStats* stats_;
   std::vector<std::deque<XbarPacket>> in_q_;
@@ -78,6 +85,8 @@ class XbarSwitch {
   std::vector<uint64_t> out_busy_until_;
   std::vector<uint32_t> rr_;  // per output: input granted last
   std::vector<uint64_t> granted_at_;  // per input: cycle of its last grant (stall accounting)
+  std::size_t queued_in_ = 0;         // packets in all input buffers
+  std::vector<uint64_t> candidates_;  // per output: inputs whose ready head wants it (ports_in <= 64)
 };
 
 }  // namespace simtlm::models

@@ -21,7 +21,9 @@ class RegisterBanks {
  public:
   RegisterBanks(uint32_t banks, uint32_t ports_per_bank);
 
-  uint32_t bank_of(uint32_t reg, uint32_t warp) const { return (reg + warp) % banks_; }
+  uint32_t bank_of(uint32_t reg, uint32_t warp) const {
+    return bank_mask_ != 0 ? (reg + warp) & bank_mask_ : (reg + warp) % banks_;
+  }
 
   // Reads `n` registers (distinct) of warp `warp` issued in `cycle`. Returns
   // the cycle after the last read, i.e. when the operands are collected
@@ -35,6 +37,7 @@ class RegisterBanks {
  private:
   uint32_t banks_;
   uint32_t ports_;
+  uint32_t bank_mask_ = 0;  // banks_ - 1 when banks_ is a power of two > 1 (no division per read)
   std::vector<uint64_t> next_slot_;  // per bank: next free port slot (cycle * ports + port)
   uint64_t reads_ = 0;
   uint64_t conflicts_ = 0;

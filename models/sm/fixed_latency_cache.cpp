@@ -21,6 +21,7 @@ FixedLatencyCache::FixedLatencyCache(const FixedLatencyCacheParams& params) : p_
 }
 
 void FixedLatencyCache::retire(uint64_t cycle) {
+  if (inflight_.empty()) return;
   inflight_.erase(std::remove_if(inflight_.begin(), inflight_.end(),
                                  [cycle](const std::pair<uint64_t, uint64_t>& f) { return f.second <= cycle; }),
                   inflight_.end());
@@ -29,7 +30,7 @@ void FixedLatencyCache::retire(uint64_t cycle) {
 bool FixedLatencyCache::would_block(uint64_t addr, uint64_t cycle) {
   if (p_.perfect || p_.mshrs == 0) return false;
   retire(cycle);
-  return tags_.find(tags_.line_of(addr)) == nullptr && inflight_.size() >= p_.mshrs;
+  return inflight_.size() >= p_.mshrs && lookup(tags_.line_of(addr)) == nullptr;
 }
 
 uint64_t FixedLatencyCache::access(uint64_t addr, uint64_t cycle) {
@@ -39,7 +40,7 @@ uint64_t FixedLatencyCache::access(uint64_t addr, uint64_t cycle) {
   }
   retire(cycle);
   const uint64_t line = tags_.line_of(addr);
-  if (CacheLine* l = tags_.find(line)) {
+  if (CacheLine* l = lookup(line)) {
     tags_.touch(*l);
     for (const auto& f : inflight_) {
       if (f.first == line) {

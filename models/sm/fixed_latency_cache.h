@@ -49,10 +49,20 @@ class FixedLatencyCache {
 
  private:
   void retire(uint64_t cycle);
+  // The frame holding `line`, or nullptr. Remembers the last frame found:
+  // consecutive fetches mostly hit the same line (exact: the frame's tag is
+  // checked, and LRU is still updated by the caller).
+  CacheLine* lookup(uint64_t line) {
+    if (last_ != nullptr && last_->allocated && last_->line_addr == line) return last_;
+    CacheLine* l = tags_.find(line);
+    if (l != nullptr) last_ = l;
+    return l;
+  }
 
   FixedLatencyCacheParams p_;
   TagArray tags_;
   std::vector<std::pair<uint64_t, uint64_t>> inflight_;  // (line, ready cycle)
+  CacheLine* last_ = nullptr;                            // frame of the last lookup hit
 };
 
 }  // namespace simtlm::models

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "models/sm/occupancy.h"
 #include "simtlm/error.h"
 
 namespace simtlm::models {
@@ -118,13 +119,8 @@ AtInitiatorPort::socket_type& Sm::mem_socket() { return mux_ ? mux_->initiator_s
 // ---------------------------------------------------------------- admission
 
 uint32_t Sm::max_resident_ctas(const CtaShape& shape) const {
-  if (shape.warps == 0 || shape.warp_size != p_.warp_size) return 0;
-  uint32_t n = p_.max_ctas;
-  n = std::min(n, max_warps_ / shape.warps);
-  n = std::min(n, p_.max_threads / shape.padded_threads());
-  n = std::min(n, regs_->max_ctas(shape));
-  n = std::min(n, smem_alloc_->max_ctas(shape));
-  return n;
+  // One computation for the dispatcher, `simtlm list --details` and the tests.
+  return occupancy_limits(p_, shape).ctas;
 }
 
 bool Sm::can_admit(const CtaShape& shape) const {
@@ -158,6 +154,8 @@ void Sm::launch_cta(functional::LaunchContext& ctx, uint64_t linear_cta_id) {
   while (ctas_[slot].status != CtaState::Status::Free) ++slot;
   CtaState& cs = ctas_[slot];
   cs.cta = std::make_unique<functional::Cta>(ctx, linear_cta_id);
+  cs.cta->set_sm_id(p_.id);                // %smid
+  cs.cta->set_cycle_counter(&now_cycle_);  // %clock/%clock64: this SM's core cycle at issue
   cs.ctx = &ctx;
   cs.timing = timing_for(ctx);
   cs.shape = shape;
@@ -483,8 +481,8 @@ void Sm::process_fetch_arrivals(uint64_t c) {
 
 void Sm::fetch_stage(uint64_t c) {
   if (fetch_wanted_ == 0) return;
-  for (uint32_t i = 0; i < max_warps_; ++i) {
-    const uint32_t slot = (fetch_rr_ + i) % max_warps_;
+  uint32_t slot = fetch_rr_ < max_warps_ ? fetch_rr_ : 0;
+  for (uint32_t i = 0; i < max_warps_; ++i, slot = slot + 1 == max_warps_ ? 0 : slot + 1) {
     WarpState& w = warps_[slot];
     if (!w.wants_fetch) continue;
     if (!w.live) {
@@ -506,16 +504,29 @@ void Sm::fetch_stage(uint64_t c) {
       return;
     }
     uint64_t ready = icache_.access(a0, c);
-    if (two_lines) ready = std::max(ready, icache_.access(a1, c));
+    uint32_t fetched = n;
+    if (two_lines) {
+      // Both lines were checked free on their own, but the first access may
+      // have taken the last MSHR: then only the first line's instructions
+      // are fetched now (the rest is fetched when the buffer drains).
+      const uint64_t second = icache_.access(a1, c);
+      if (second == FixedLatencyCache::kBlocked) {
+        fetched = 0;
+        while (fetched < n && icache_.line_of(uint64_t(pc + fetched) * p_.instruction_bytes) == icache_.line_of(a0))
+          ++fetched;
+      } else {
+        ready = std::max(ready, second);
+      }
+    }
     ++stats_.fetches;
     w.wants_fetch = false;
     --fetch_wanted_;
     w.fetch_inflight = true;
     w.fetch_ready = ready;
     w.fetch_pc = pc;
-    w.fetch_count = n;
+    w.fetch_count = fetched;
     fetching_.push_back(slot);
-    fetch_rr_ = (slot + 1) % max_warps_;
+    fetch_rr_ = slot + 1 == max_warps_ ? 0 : slot + 1;
     return;  // one warp per cycle
   }
 }

@@ -83,13 +83,9 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.icache_hit_latency = cfg.u32("gpu.sm.icache.hit_latency");
 
   // Misses of the SM-internal instruction and constant caches cost a fixed
-  // latency: an L2 hit (in core cycles, scaled by the clock ratio) plus the
-  // interconnect's zero-load latency both ways.
-  const double core = cfg.f64("gpu.clocks.core_mhz");
-  const double l2_cycles = cfg.u32("gpu.l2.hit_latency") * core / cfg.f64("gpu.clocks.l2_mhz");
-  const double noc_cycles = 2.0 * cfg.u32("gpu.noc.latency") * core / cfg.f64("gpu.clocks.noc_mhz");
-  p.icache_miss_latency = static_cast<uint32_t>(l2_cycles + noc_cycles + 0.5);
-  p.const_miss_latency = p.icache_miss_latency;
+  // latency (their fills are not modelled as memory traffic).
+  p.icache_miss_latency = cfg.u32("gpu.sm.icache.miss_latency");
+  p.const_miss_latency = cfg.u32("gpu.const_cache.miss_latency");
 
   p.schedulers = cfg.u32("gpu.sm.schedulers");
   p.max_issue_per_warp = cfg.u32("gpu.sm.scheduler.max_issue_per_warp");
@@ -138,7 +134,7 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.const_ways = cfg.u32("gpu.const_cache.ways");
   p.const_line_bytes = cfg.u32("gpu.const_cache.line_bytes");
   p.const_hit_latency = cfg.u32("gpu.const_cache.hit_latency");
-  p.param_latency = p.const_hit_latency;
+  p.param_latency = cfg.u32("gpu.sm.param_latency");
 
   p.l1d_enabled = cfg.boolean("gpu.l1d.enabled");
   p.l1d_cache_global = cfg.boolean("gpu.l1d.cache_global");

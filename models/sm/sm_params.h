@@ -69,7 +69,7 @@ struct SmParams {
   uint32_t icache_line_bytes = 128;
   uint32_t icache_mshrs = 2;
   uint32_t icache_hit_latency = 1;
-  uint32_t icache_miss_latency = 128;  // fixed: stands for an L2 round trip
+  uint32_t icache_miss_latency = 128;  // gpu.sm.icache.miss_latency (fixed: stands for an L2 round trip)
 
   // Issue.
   uint32_t schedulers = 2;
@@ -103,8 +103,8 @@ struct SmParams {
   uint32_t const_ways = 2;
   uint32_t const_line_bytes = 64;
   uint32_t const_hit_latency = 35;
-  uint32_t const_miss_latency = 128;
-  uint32_t param_latency = 35;      // ld.param (kernel parameters live in a constant bank)
+  uint32_t const_miss_latency = 128;  // gpu.const_cache.miss_latency
+  uint32_t param_latency = 35;      // gpu.sm.param_latency: ld.param (kernel parameters live in a constant bank)
 
   // Global/local memory.
   uint32_t coalesce_line_bytes = 128;
@@ -119,9 +119,7 @@ struct SmParams {
 };
 
 // SM `sm_id` of the GPU described by `cfg` (gpu.sm.*, gpu.l1d.*,
-// gpu.const_cache.*, gpu.clocks.core_mhz). Fixed latencies that have no key
-// (instruction/constant-cache misses, parameter loads) are derived as
-// documented in docs/sm-model.md.
+// gpu.const_cache.*, gpu.clocks.core_mhz).
 SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id);
 
 }  // namespace simtlm::models

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace simtlm::models::smem {
@@ -26,10 +27,17 @@ class Banks {
   uint32_t banks() const { return banks_; }
 
  private:
+  static constexpr uint32_t kNoShift = ~0u;
+
   uint32_t banks_;
   uint32_t width_;
+  uint32_t bank_mask_ = 0;          // banks_ - 1 when banks_ is a power of two, else 0
+  uint32_t width_shift_ = kNoShift; // log2(width_) when width_ is a power of two
   std::vector<uint64_t> words_;    // scratch: words of the access
   std::vector<uint32_t> per_bank_; // scratch: distinct words per bank
+  std::vector<uint64_t> first_word_;                     // scratch: first word seen per bank
+  std::vector<uint32_t> touched_;                        // scratch: banks with a word
+  std::vector<std::pair<uint32_t, uint64_t>> extra_;     // scratch: further distinct (bank, word)
 };
 
 }  // namespace simtlm::models::smem

@@ -103,6 +103,7 @@ DramParams dram_params(const Config& cfg, uint64_t channel_interleave) {
   t.tRTPL = cfg.u32("gpu.dram.timing.tRTPL");
   t.tRTW = cfg.u32("gpu.dram.timing.tRTW");
   p.bank_interleave_bytes = cfg.u32("gpu.dram.bank_interleave_bytes");
+  p.low_bank_bits = cfg.u32("gpu.dram.low_bank_bits");
   p.bank_xor = cfg.boolean("gpu.dram.bank_xor");
   p.channels = cfg.u32("gpu.dram.channels");
   p.channel_interleave_bytes = static_cast<uint32_t>(channel_interleave);
@@ -121,6 +122,7 @@ XbarParams noc_params(const Config& cfg, unsigned requesters, unsigned memory_po
   p.ports_out = memory_ports;
   p.latency = cfg.u32("gpu.noc.latency");
   p.flit_bytes = cfg.u32("gpu.noc.flit_bytes");
+  p.header_bytes = cfg.u32("gpu.noc.header_bytes");
   p.flits_per_cycle = cfg.u32("gpu.noc.port_bandwidth_flits");
   p.input_buffer_flits = cfg.u32("gpu.noc.buffer_flits");
   p.output_buffer_flits = cfg.u32("gpu.noc.buffer_flits");

@@ -233,6 +233,40 @@ TEST(Crossbar, HeaderBytesAddToThePacketSize) {
   EXPECT_EQ(b.xbar->stats().request.flits, n * f);
 }
 
+// gpu.noc.header_bytes on the read path (the platform passes it to both
+// networks): with 40-byte headers and 32-byte flits a read request is
+// ceil(40/32) = 2 flits (header alone) and the reply of a 128-byte line
+// ceil((40+128)/32) = 6 flits, against 1 and 4 flits without a header.
+class CrossbarHeader : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(CrossbarHeader, HeaderBytesLengthenReadRequestsAndReplies) {
+  {
+    const uint32_t header = GetParam();
+    XbarParams p = base_params(1, 1);
+    p.header_bytes = header;
+    const uint64_t f_req = header == 0 ? 1 : 2, f_rep = header == 0 ? 4 : 6;
+    ASSERT_EQ(p.flits_for(0), f_req);
+    ASSERT_EQ(p.flits_for(128), f_rep);
+    Bench b(p, linear_interleave(1, 128));
+    const unsigned n = 4;
+    for (unsigned k = 0; k < n; ++k) b.init[0]->add(request(tlm::TLM_READ_COMMAND, k * 128, 128, 0));
+    b.run();
+    ASSERT_TRUE(b.all_responded());
+    // Requests sent back to back at 0: granted at 1, 1 + f_req, ...; each
+    // reaches the memory f_req - 1 + latency after its grant.
+    for (unsigned k = 0; k < n; ++k) {
+      EXPECT_EQ(b.mem[0]->seen[k].at, cyc(1 + k * f_req + f_req - 1 + p.latency)) << header << " " << k;
+    }
+    // First reply: granted one edge after the memory answers, S = f_rep.
+    const uint64_t reply_grant = 1 + f_req - 1 + p.latency + kLm + 1;
+    EXPECT_EQ((*b.init[0])[0].responded_at, cyc(reply_grant + f_rep - 1 + p.latency)) << header;
+    EXPECT_EQ(b.xbar->stats().request.flits, n * f_req);
+    EXPECT_EQ(b.xbar->stats().reply.flits, n * f_rep);
+  }
+}
+// One SystemC elaboration per process: each header size is its own test.
+INSTANTIATE_TEST_SUITE_P(Sizes, CrossbarHeader, ::testing::Values(0u, 40u));
+
 TEST(Crossbar, IdealNetworkHasFixedLatencyAndNoContention) {
   XbarParams p = base_params(3, 1);
   p.ideal = true;

@@ -59,6 +59,15 @@ double chase_cycles_per_load(const std::shared_ptr<Config>& cfg, uint32_t elemen
 // writeback/scoreboard release, issue) -- docs/validation.md.
 constexpr double kLoopEdges = 3.0;
 
+// Crossbar packet sizes (docs/memory-system.md): every packet carries
+// gpu.noc.header_bytes; a read request is the header alone (at least 1 flit).
+double request_flits(const Config& c) {
+  return std::max(1.0, std::ceil(double(c.u32("gpu.noc.header_bytes")) / c.u32("gpu.noc.flit_bytes")));
+}
+double reply_flits_for(const Config& c, uint32_t data_bytes) {
+  return std::ceil(double(c.u32("gpu.noc.header_bytes") + data_bytes) / c.u32("gpu.noc.flit_bytes"));
+}
+
 double core_per(const Config& c, const char* domain_key) {
   return c.f64("gpu.clocks.core_mhz") / c.f64(domain_key);  // core cycles per cycle of that domain
 }
@@ -79,9 +88,10 @@ TEST(PointerChase, L2HitLatency) {
   const Config& c = *cfg;
   const double noc = core_per(c, "gpu.clocks.noc_mhz");
   const double l2 = core_per(c, "gpu.clocks.l2_mhz");
-  // Request: 1 flit; reply: one 32-byte sector = ceil(32 / flit_bytes) flits.
-  const double reply_flits = std::ceil(32.0 / c.u32("gpu.noc.flit_bytes"));
-  const double noc_req = (1 + c.u32("gpu.noc.latency")) * noc;
+  // Request: the header alone; reply: header + one 32-byte sector.
+  const double req_flits = request_flits(c);
+  const double reply_flits = reply_flits_for(c, 32);
+  const double noc_req = (req_flits + c.u32("gpu.noc.latency")) * noc;
   const double noc_rep = (reply_flits + c.u32("gpu.noc.latency")) * noc;
   const double l2_time = (1 + c.u32("gpu.l2.hit_latency")) * l2;
   const double expected = noc_req + l2_time + noc_rep + kLoopEdges;
@@ -97,8 +107,9 @@ TEST(PointerChase, DramRowHitLatency) {
   const Config& c = *cfg;
   const double noc = core_per(c, "gpu.clocks.noc_mhz");
   const double dram = core_per(c, "gpu.clocks.dram_mhz");
-  const double reply_flits = std::ceil(32.0 / c.u32("gpu.noc.flit_bytes"));
-  const double noc_req = (1 + c.u32("gpu.noc.latency")) * noc;
+  const double req_flits = request_flits(c);
+  const double reply_flits = reply_flits_for(c, 32);
+  const double noc_req = (req_flits + c.u32("gpu.noc.latency")) * noc;
   const double noc_rep = (reply_flits + c.u32("gpu.noc.latency")) * noc;
   const double fixed = std::round(c.u32("gpu.dram.fixed_latency") * c.f64("gpu.clocks.dram_mhz") /
                                   c.f64("gpu.clocks.l2_mhz"));
@@ -111,17 +122,15 @@ TEST(PointerChase, DramRowHitLatency) {
 
 // ---------------------------------------------------------------- bandwidth
 
-// The gtx480 preset's GPGPU-Sim 3.x queue depths (32 L1D/L2 MSHRs, 4-entry L2
-// miss queue, 16-entry DRAM queue) cap the misses in flight well below what
-// the DRAM needs to stream (about a third of the peak, docs/validation.md);
-// this test deepens only those queues, as GPGPU-Sim 4.x configurations do.
-const std::vector<std::string> kStreamingQueues = {
-    "gpu.l1d.mshrs=128",        "gpu.l1d.miss_queue_entries=32",    "gpu.l2.mshrs=128",
-    "gpu.l2.miss_queue_entries=32", "gpu.l2.request_queue_entries=32", "gpu.l2.response_queue_entries=32",
-    "gpu.dram.queue_size=64"};
+struct StreamResult {
+  double gbps;
+  double peak_gbps;
+  double row_hit_rate;
+};
 
-TEST(Streaming, ReachesSeventyPercentOfDramPeak) {
-  auto cfg = make_config(kStreamingQueues);
+// 90 CTAs x 256 threads, 40 iterations of 4 independent coalesced loads per
+// thread: 14.7 MB read once. Bandwidth = DRAM bytes / kernel time.
+StreamResult stream_bandwidth(const std::shared_ptr<Config>& cfg) {
   Device dev(timing_options(cfg));
   ModuleHandle m = dev.load_module_string(kStreamPtx, "stream.ptx");
   const uint32_t ctas = cfg->u32("gpu.num_sms") * 6, threads = 256;
@@ -141,21 +150,44 @@ TEST(Streaming, ReachesSeventyPercentOfDramPeak) {
   for (uint32_t g = 0; g < total; g += 997) {
     uint32_t sum = 0;
     for (uint32_t i = g; i < n; i += total) sum += in[i];
-    ASSERT_EQ(out[g], sum) << g;
+    EXPECT_EQ(out[g], sum) << g;
   }
   // Peak from the configuration: channels x bus x chips x data_rate x dram MHz.
   const Config& c = *cfg;
-  const double peak_gbps = c.u32("gpu.dram.channels") * c.u32("gpu.dram.bus_width_bytes") *
-                           c.u32("gpu.dram.chips_per_channel") * c.u32("gpu.dram.data_rate") *
-                           c.f64("gpu.clocks.dram_mhz") / 1000.0;
+  StreamResult r;
+  r.peak_gbps = c.u32("gpu.dram.channels") * c.u32("gpu.dram.bus_width_bytes") *
+                c.u32("gpu.dram.chips_per_channel") * c.u32("gpu.dram.data_rate") * c.f64("gpu.clocks.dram_mhz") /
+                1000.0;
   const double seconds = s.cycles / (c.f64("gpu.clocks.core_mhz") * 1e6);
   const double bytes = stat(s, "gpu.dram_total.bytes_read") + stat(s, "gpu.dram_total.bytes_written");
   EXPECT_GE(bytes, double(n) * 4);
-  const double gbps = bytes / seconds / 1e9;
-  std::printf("stream: %.1f GB/s of %.1f GB/s peak (%.1f %%), %llu cycles\n", gbps, peak_gbps, 100 * gbps / peak_gbps,
-              static_cast<unsigned long long>(s.cycles));
-  EXPECT_NEAR(stat(s, "gpu.dram_total.bandwidth_gbps"), gbps, 0.01 * gbps);
-  EXPECT_GE(gbps, 0.70 * peak_gbps);
+  r.gbps = bytes / seconds / 1e9;
+  r.row_hit_rate = stat(s, "gpu.dram_total.row_hit_rate");
+  std::printf("stream: %.1f GB/s of %.1f GB/s peak (%.1f %%), %llu cycles, DRAM row hits %.1f %%\n", r.gbps,
+              r.peak_gbps, 100 * r.gbps / r.peak_gbps, static_cast<unsigned long long>(s.cycles),
+              100 * r.row_hit_rate);
+  EXPECT_NEAR(stat(s, "gpu.dram_total.bandwidth_gbps"), r.gbps, 0.01 * r.gbps);
+  return r;
+}
+
+// The gtx480 preset's GPGPU-Sim 3.x queue depths (32 L1D/L2 MSHRs, 4-entry L2
+// miss queue, 16-entry DRAM queue) keep too few misses in flight for this
+// kernel to reach 70 % (about 59 %, docs/validation.md); this test deepens
+// only those queues, as GPGPU-Sim 4.x configurations do.
+const std::vector<std::string> kStreamingQueues = {
+    "gpu.l1d.mshrs=128",        "gpu.l1d.miss_queue_entries=32",    "gpu.l2.mshrs=128",
+    "gpu.l2.miss_queue_entries=32", "gpu.l2.request_queue_entries=32", "gpu.l2.response_queue_entries=32",
+    "gpu.dram.queue_size=64"};
+
+TEST(Streaming, ReachesSeventyPercentOfDramPeak) {
+  const StreamResult r = stream_bandwidth(make_config(kStreamingQueues));
+  EXPECT_GE(r.gbps, 0.70 * r.peak_gbps);
+}
+
+// The preset queue depths: a regression floor under the documented figure.
+TEST(Streaming, PresetQueuesReachHalfOfDramPeak) {
+  const StreamResult r = stream_bandwidth(make_config({}));
+  EXPECT_GE(r.gbps, 0.50 * r.peak_gbps);
 }
 
 // ---------------------------------------------------------------- shared memory
