@@ -51,6 +51,66 @@ inline void expect_small_passes(const std::string& name, uint64_t seed = 1) {
             << " thread instructions, " << secs << " s\n";
 }
 
+// One Small run on the functional backend at `warp_size`: check result,
+// instruction counts and every HasOutputs buffer as raw 32-bit words.
+struct SmallRun {
+  bool passed = false;
+  std::string detail;
+  uint64_t warp = 0, thread = 0;
+  std::vector<std::vector<uint32_t>> outputs;
+
+  // Active lanes per issued warp instruction over the warp width.
+  double simd_efficiency(unsigned warp_size) const {
+    return warp ? double(thread) / (double(warp) * warp_size) : 0.0;
+  }
+};
+
+inline SmallRun run_small(const std::string& name, unsigned warp_size = 32) {
+  DeviceOptions opts;
+  opts.backend = Backend::Functional;
+  opts.warp_size = warp_size;
+  Device dev(opts);
+  SmallRun out;
+  auto w = make(name);
+  if (!w) return out;
+  w->setup(dev, Size::Small, 1);
+  for (const LaunchStats& s : w->run(dev)) {
+    out.warp += s.warp_instructions;
+    out.thread += s.thread_instructions;
+  }
+  const CheckResult r = w->check(dev);
+  out.passed = r.passed;
+  out.detail = r.detail;
+  for (const OutputBuffer& b : dynamic_cast<HasOutputs&>(*w).outputs())
+    out.outputs.push_back(dev.download<uint32_t>(b.ptr, b.count));
+  return out;
+}
+
+// SIMD efficiency of the Small run at warp size 32 (printed for the record).
+inline double small_simd_efficiency(const std::string& name) {
+  const SmallRun r = run_small(name, 32);
+  EXPECT_TRUE(r.passed) << r.detail;
+  EXPECT_GT(r.warp, 0u);
+  const double eff = r.simd_efficiency(32);
+  std::cout << "[ simd eff ] " << name << " Small, warp 32: " << eff << " (" << r.warp << " warp / "
+            << r.thread << " thread instructions)\n";
+  return eff;
+}
+
+// For kernels without warp-level primitives: every thread computes the same
+// values in the same order at any warp width, so outputs are bit-identical
+// and the thread-instruction count is the same at widths 8 and 64.
+inline void expect_warp_width_independent(const std::string& name) {
+  const SmallRun base = run_small(name, 32);
+  ASSERT_TRUE(base.passed) << base.detail;
+  for (unsigned ws : {8u, 64u}) {
+    const SmallRun other = run_small(name, ws);
+    EXPECT_TRUE(other.passed) << "warp " << ws << ": " << other.detail;
+    EXPECT_EQ(other.outputs, base.outputs) << "warp " << ws;
+    EXPECT_EQ(other.thread, base.thread) << "warp " << ws;
+  }
+}
+
 // Changes the middle element of the first output buffer so that it differs
 // from any tolerable value (float: v + 1 + |v|; integers: v + 1).
 inline void expect_corruption_detected(const std::string& name) {
