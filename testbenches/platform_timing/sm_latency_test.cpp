@@ -125,23 +125,22 @@ uint64_t param_cycles(const std::shared_ptr<Config>& cfg) {
 // Delta = param_latency + (ldst.latency - 1) + a fixed handful of issue edges
 // (collect, writeback, the next issue); measured at two settings of the key,
 // the difference is the difference of the settings.
-TEST(SmLatencyKeys, ParamLatencyKey) {
-  auto cfg = make_config({"gpu.num_sms=1", "gpu.sm.icache.perfect=true", "gpu.sm.param_latency=400"});
-  const uint64_t d = param_cycles(cfg);
-  const uint32_t ldst = cfg->u32("gpu.sm.exec.ldst.latency");
-  std::printf("ld.param with param_latency 400: %llu cycles\n", static_cast<unsigned long long>(d));
-  EXPECT_GE(d, 400u + ldst - 1);
-  EXPECT_LE(d, 400u + ldst - 1 + 6);
-}
-
-TEST(SmLatencyKeys, ParamLatencyDefault) {
-  auto cfg = make_config({"gpu.num_sms=1", "gpu.sm.icache.perfect=true"});
+void expect_param_delta(const std::vector<std::string>& overrides) {
+  auto cfg = make_config(overrides);
   const uint64_t d = param_cycles(cfg);
   const uint32_t lat = cfg->u32("gpu.sm.param_latency");
   const uint32_t ldst = cfg->u32("gpu.sm.exec.ldst.latency");
   std::printf("ld.param with param_latency %u: %llu cycles\n", lat, static_cast<unsigned long long>(d));
   EXPECT_GE(d, lat + ldst - 1);
   EXPECT_LE(d, lat + ldst - 1 + 6);
+}
+
+TEST(SmLatencyKeys, ParamLatencyKey) {
+  expect_param_delta({"gpu.num_sms=1", "gpu.sm.icache.perfect=true", "gpu.sm.param_latency=400"});
+}
+
+TEST(SmLatencyKeys, ParamLatencyDefault) {
+  expect_param_delta({"gpu.num_sms=1", "gpu.sm.icache.perfect=true"});
 }
 
 // ---------------------------------------------------------------- constant cache
