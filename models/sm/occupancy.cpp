@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "models/regfile/allocator.h"
-#include "models/smem/allocator.h"
 
 namespace simtlm::models {
 
@@ -21,6 +19,26 @@ std::string OccupancyLimits::limiter() const {
   return out;
 }
 
+regfile::AllocatorParams register_allocator_params(const SmParams& params, uint32_t cta_slots) {
+  regfile::AllocatorParams rp;
+  rp.policy = params.register_alloc_policy;
+  rp.registers = params.registers;
+  rp.granularity = params.register_alloc_granularity;
+  rp.max_ctas = cta_slots;
+  rp.sharing_threshold = params.register_sharing_threshold;
+  return rp;
+}
+
+smem::AllocatorParams shared_allocator_params(const SmParams& params, uint32_t cta_slots) {
+  smem::AllocatorParams sp;
+  sp.policy = params.shared_alloc_policy;
+  sp.bytes = params.shared_memory_bytes;
+  sp.granularity = params.shared_memory_alloc_granularity;
+  sp.max_ctas = cta_slots;
+  sp.sharing_threshold = params.shared_sharing_threshold;
+  return sp;
+}
+
 OccupancyLimits occupancy_limits(const SmParams& params, const CtaShape& shape) {
   OccupancyLimits o;
   if (shape.warps == 0 || shape.warp_size != params.warp_size) return o;
@@ -30,21 +48,8 @@ OccupancyLimits occupancy_limits(const SmParams& params, const CtaShape& shape) 
   // The allocators are asked with a slot table far larger than the SM's so
   // that their answer is the resource's own bound; the CTA-slot limit is
   // reported on its own (otherwise every small CTA would tie with the slots).
-  regfile::AllocatorParams rp;
-  rp.policy = params.register_alloc_policy;
-  rp.registers = params.registers;
-  rp.granularity = params.register_alloc_granularity;
-  rp.max_ctas = kUnbounded;
-  rp.sharing_threshold = params.register_sharing_threshold;
-  o.by_registers = regfile::make_allocator(rp)->max_ctas(shape);
-
-  smem::AllocatorParams sp;
-  sp.policy = params.shared_alloc_policy;
-  sp.bytes = params.shared_memory_bytes;
-  sp.granularity = params.shared_memory_alloc_granularity;
-  sp.max_ctas = kUnbounded;
-  sp.sharing_threshold = params.shared_sharing_threshold;
-  o.by_shared_memory = smem::make_allocator(sp)->max_ctas(shape);
+  o.by_registers = regfile::make_allocator(register_allocator_params(params, kUnbounded))->max_ctas(shape);
+  o.by_shared_memory = smem::make_allocator(shared_allocator_params(params, kUnbounded))->max_ctas(shape);
 
   o.ctas = std::min({o.by_threads, o.by_cta_slots, o.by_registers, o.by_shared_memory});
   return o;

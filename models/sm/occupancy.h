@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <string>
 
+#include "models/regfile/allocator.h"
 #include "models/sm/resources.h"
 #include "models/sm/sm_params.h"
+#include "models/smem/allocator.h"
 
 namespace simtlm::models {
 
@@ -33,6 +35,13 @@ struct OccupancyLimits {
   bool limited_by_registers() const { return by_registers == ctas; }
   bool limited_by_shared_memory() const { return by_shared_memory == ctas; }
 };
+
+// The allocator parameters an SM with `params` uses, with a slot table of
+// `cta_slots` CTAs (the SM's max_ctas; occupancy_limits asks with kUnbounded
+// so that the answer is the resource's own bound, the slot limit being
+// reported on its own).
+regfile::AllocatorParams register_allocator_params(const SmParams& params, uint32_t cta_slots);
+smem::AllocatorParams shared_allocator_params(const SmParams& params, uint32_t cta_slots);
 
 // Limits for CTAs of `shape` on an empty SM with parameters `params`. A shape
 // with no warps or another warp size than the SM's fits nowhere (all zero).

@@ -64,20 +64,8 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   bypass_port_ = std::make_unique<AtInitiatorPort>("mem_port", self, 1);
   if (mux_) bypass_port_->socket.bind(mux_->target_socket(1));
 
-  regfile::AllocatorParams rp;
-  rp.policy = p_.register_alloc_policy;
-  rp.registers = p_.registers;
-  rp.granularity = p_.register_alloc_granularity;
-  rp.max_ctas = p_.max_ctas;
-  rp.sharing_threshold = p_.register_sharing_threshold;
-  regs_ = regfile::make_allocator(rp);
-  smem::AllocatorParams sp;
-  sp.policy = p_.shared_alloc_policy;
-  sp.bytes = p_.shared_memory_bytes;
-  sp.granularity = p_.shared_memory_alloc_granularity;
-  sp.max_ctas = p_.max_ctas;
-  sp.sharing_threshold = p_.shared_sharing_threshold;
-  smem_alloc_ = smem::make_allocator(sp);
+  regs_ = regfile::make_allocator(register_allocator_params(p_, p_.max_ctas));
+  smem_alloc_ = smem::make_allocator(shared_allocator_params(p_, p_.max_ctas));
   sched::PolicyParams pp = p_.policy;
   pp.schedulers = p_.schedulers;
   pp.max_warps = max_warps_;

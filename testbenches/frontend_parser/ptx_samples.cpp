@@ -2346,7 +2346,7 @@ const char* const kInitializers = R"PTX(//
 
 }
 
-	.file	1 "/tmp/ptxk/k5.cu"
+	.file	1 "ptxk/k5.cu"
 )PTX";
 
 // nvcc -arch=compute_75 -G -ptx: debug build with .loc, labels at function end and DWARF .section blocks
@@ -2584,7 +2584,7 @@ $L__tmp33:
 $L__func_end0:
 
 }
-	.file	1 "/tmp/ptxk/k3.cu"
+	.file	1 "ptxk/k3.cu"
 	.section	.debug_loc
 	{
 .b64 $L__tmp1

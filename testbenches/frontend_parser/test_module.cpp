@@ -309,7 +309,7 @@ TEST(Module, LabelErrors) {
 
 TEST(Module, DebugDirectivesAreSkipped) {
   auto m = parse(std::string(kHeader) +
-                 ".file 1 \"/tmp/a.cu\"\n.file 2 \"b.h\", 1700000000, 42\n"
+                 ".file 1 \"src/a.cu\"\n.file 2 \"b.h\", 1700000000, 42\n"
                  ".entry k()\n{\n .loc 1 2 3\n ret;\n .loc 2 440 9, function_name $L__info_string0, inlined_at 1 30 5\n"
                  "}\n.section .debug_str\n{\n$L__info_string0:\n.b8 95,90,0\n.b64 $L__tmp1\n}\n"
                  ".section .debug_macinfo { .b8 0 }\n");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "testbenches/cli/cli_harness.h"
+#include "testbenches/platform_timing/platform_harness.h"
 
 namespace simtlm::test {
 namespace {
@@ -85,25 +86,7 @@ TEST_F(CliTest, ConfigDescribeListsKeys) {
 }
 
 TEST_F(CliTest, DeadlockExitsThree) {
-  write("dl.ptx", R"(
-.version 7.0
-.target sm_75
-.address_size 64
-.visible .entry deadlock()
-{
-	.reg .b32 	%r<3>;
-	.reg .pred 	%p<2>;
-	mov.u32 	%r1, %tid.x;
-	setp.lt.u32 	%p1, %r1, 32;
-	@%p1 bra 	$L_first;
-	bar.sync 	2, 64;
-	bra.uni 	$L_done;
-$L_first:
-	bar.sync 	1, 64;
-$L_done:
-	ret;
-}
-)");
+  write("dl.ptx", kDeadlockPtx);
   write("spec.json", R"({"grid": 1, "block": 64, "args": [], "buffers": {}})");
   CliResult r = run({"ptx", "dl.ptx", "--launch", "spec.json", "-p", "sim.watchdog_cycles=1000", "-p",
                      "gpu.num_sms=1"});

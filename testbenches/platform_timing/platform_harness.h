@@ -34,6 +34,30 @@ inline DeviceOptions timing_options(const std::shared_ptr<Config>& cfg) {
   return o;
 }
 
+// A kernel that can never progress: its two warps wait at different named
+// barriers, each expecting 64 threads (watchdog and CLI exit-code tests).
+inline const char* const kDeadlockPtx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+
+.visible .entry deadlock()
+{
+	.reg .b32 	%r<3>;
+	.reg .pred 	%p<2>;
+
+	mov.u32 	%r1, %tid.x;
+	setp.lt.u32 	%p1, %r1, 32;
+	@%p1 bra 	$L_first;
+	bar.sync 	2, 64;
+	bra.uni 	$L_done;
+$L_first:
+	bar.sync 	1, 64;
+$L_done:
+	ret;
+}
+)";
+
 // One statistic of a launch's window (NaN when null).
 inline double stat(const LaunchStats& s, const std::string& name) {
   nlohmann::json j = nlohmann::json::parse(s.stats_json);

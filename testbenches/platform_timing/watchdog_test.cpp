@@ -9,28 +9,6 @@
 namespace simtlm::test {
 namespace {
 
-const char* kDeadlockPtx = R"(
-.version 7.0
-.target sm_75
-.address_size 64
-
-.visible .entry deadlock()
-{
-	.reg .b32 	%r<3>;
-	.reg .pred 	%p<2>;
-
-	mov.u32 	%r1, %tid.x;
-	setp.lt.u32 	%p1, %r1, 32;
-	@%p1 bra 	$L_first;
-	bar.sync 	2, 64;
-	bra.uni 	$L_done;
-$L_first:
-	bar.sync 	1, 64;
-$L_done:
-	ret;
-}
-)";
-
 TEST(Watchdog, DeadlockIsReportedNotHung) {
   auto cfg = make_config({"gpu.num_sms=2", "sim.watchdog_cycles=2000"});
   Device dev(timing_options(cfg));
