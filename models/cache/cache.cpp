@@ -34,14 +34,9 @@ Cache::Cache(const sc_core::sc_module_name& name, const CacheParams& params)
       mshrs_(params.mshrs, params.mshr_merge_limit) {}
 
 CacheStats& Cache::stats() {
-  // Cycles slept since the last tick are idle until the next one.
+  cycles_through_now(stats_.busy_cycles, stats_.idle_cycles);
   const uint64_t now = clock().now();
-  stats_.busy_cycles = busy_cycles();
-  stats_.idle_cycles = idle_cycles();
-  const uint64_t accounted = busy_cycles() + idle_cycles();
-  if (now + 1 > accounted) {
-    stats_.idle_cycles += now + 1 - accounted;
-  }
+  if (now > 0) credit_blocked_through(now - 1);  // this cycle is counted by its tick
   return stats_;
 }
 
@@ -80,13 +75,23 @@ uint64_t Cache::tick(uint64_t c) {
   for (auto it = from_below_.begin(); it != from_below_.end() && it->ready <= c; ++it) {
     if (from_below(*it->trans, c)) {
       from_below_.erase(it);
+      ++state_version_;
       break;
     }
   }
-  // 2. One tag lookup.
+  // 2. One tag lookup (a blocked one only if something changed).
   if (!requests_.empty() && requests_.front().ready <= c) {
-    if (lookup(*requests_.front().trans, c)) {
+    if (lookup_blocked_) credit_blocked_through(c - 1);
+    if (lookup_blocked_ && blocked_version_ == state_version_) {
+      credit_blocked_through(c);
+    } else if (lookup(*requests_.front().trans, c)) {
       requests_.pop_front();
+      lookup_blocked_ = false;
+      ++state_version_;
+    } else {
+      lookup_blocked_ = true;
+      blocked_version_ = state_version_;
+      blocked_through_ = c;
     }
   }
   // 3. Admit a held request (END_REQ now; it is looked up from the next edge).
@@ -98,6 +103,7 @@ uint64_t Cache::tick(uint64_t c) {
   if (!outgoing_.empty() && down_.request_ready()) {
     tlm::tlm_generic_payload* t = outgoing_.front();
     outgoing_.pop_front();
+    ++state_version_;
     down_.send_request(*t);
   }
   // 5. One response to the requester (data responses may hold the port
@@ -110,6 +116,7 @@ uint64_t Cache::tick(uint64_t c) {
       hold = std::max<uint64_t>(1, (transfer_bytes(*t) + p_.data_port_bytes - 1) / p_.data_port_bytes);
     }
     response_port_free_ = c + hold;
+    ++state_version_;
     ++stats_.responses;
     up_.send_response(*t);
   }
@@ -119,26 +126,39 @@ uint64_t Cache::tick(uint64_t c) {
   uint64_t next = kSleep;
   auto consider = [&](uint64_t ready) { next = std::min(next, std::max(ready, c + 1)); };
   if (!from_below_.empty()) consider(from_below_.front().ready);
-  if (!requests_.empty()) consider(requests_.front().ready);
+  const bool waits_for_change = lookup_blocked_ && blocked_version_ == state_version_;
+  if (!requests_.empty() && !waits_for_change) consider(requests_.front().ready);
   if (up_.held_request() != nullptr && requests_.size() < p_.request_queue) consider(c + 1);
   if (!outgoing_.empty() && down_.request_ready()) consider(c + 1);
   if (!responses_.empty() && up_.response_ready()) {
     consider(std::max(responses_.front().ready, response_port_free_));
   }
+  if (next == kSleep && waits_for_change) return kWaitBusy;  // a port callback or an arrival wakes us
   return next;
 }
 
 // ---------------------------------------------------------------- lookups
 
-bool Cache::fail(Fail why) {
-  ++stats_.reservation_fails;
-  switch (why) {
-    case Fail::Mshr: ++stats_.fail_mshr_full; break;
-    case Fail::Merge: ++stats_.fail_merge_limit; break;
-    case Fail::NoLine: ++stats_.fail_no_line; break;
-    case Fail::MissQueue: ++stats_.fail_miss_queue; break;
-    case Fail::ResponseQueue: ++stats_.fail_response_queue; break;
+void Cache::credit_blocked_through(uint64_t cycle) {
+  if (!lookup_blocked_ || cycle <= blocked_through_) return;
+  repeat_fail(cycle - blocked_through_);
+  blocked_through_ = cycle;
+}
+
+void Cache::repeat_fail(uint64_t cycles) {
+  stats_.reservation_fails += cycles;
+  switch (last_fail_) {
+    case Fail::Mshr: stats_.fail_mshr_full += cycles; break;
+    case Fail::Merge: stats_.fail_merge_limit += cycles; break;
+    case Fail::NoLine: stats_.fail_no_line += cycles; break;
+    case Fail::MissQueue: stats_.fail_miss_queue += cycles; break;
+    case Fail::ResponseQueue: stats_.fail_response_queue += cycles; break;
   }
+}
+
+bool Cache::fail(Fail why) {
+  last_fail_ = why;
+  repeat_fail(1);
   return false;
 }
 

@@ -135,6 +135,11 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   CacheLine* allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t cycle, bool count_fail);
 
   bool fail(Fail why);
+  // Counts `cycles` more fails of the blocked lookup, for the reason it failed.
+  void repeat_fail(uint64_t cycles);
+  // Fails of the blocked front request for the cycles it was not retried,
+  // through `cycle`.
+  void credit_blocked_through(uint64_t cycle);
   // Free miss-queue entries. A lookup needs one; it may then add a fill and
   // a writeback, so the queue can exceed miss_queue by one entry.
   uint32_t outgoing_room() const {
@@ -162,6 +167,17 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   CacheStats stats_;
   uint64_t response_port_free_ = 0;  // first cycle the response port may send (data_port_bytes)
   uint64_t next_request_id_ = 0;
+
+  // A lookup that failed fails again, with the same reason, until the state it
+  // depends on changes, and only tick() changes that state. So the front
+  // request is retried only after a tick changed something (state_version_
+  // moved) and the cache does not tick just to retry it; the fails of the
+  // cycles in between are still counted, one per cycle as if retried.
+  uint64_t state_version_ = 0;
+  bool lookup_blocked_ = false;
+  uint64_t blocked_version_ = 0;
+  uint64_t blocked_through_ = 0;  // fails counted through this cycle
+  Fail last_fail_ = Fail::Mshr;
 };
 
 }  // namespace simtlm::models

@@ -69,14 +69,25 @@ void ClockedModule::process() {
   ran_once_ = true;
   planned_ = kSleep;
   const uint64_t next = tick(c);
-  if (next == kSleep) {
-    sleeping_ = true;  // static sensitivity: wake_ only
+  waiting_busy_ = next == kWaitBusy;
+  if (next == kSleep || next == kWaitBusy) {
+    sleeping_ = next == kSleep;  // static sensitivity: wake_ only
   } else {
     // A wake_at() made during tick() may already have asked for an earlier edge.
     sleeping_ = false;
     planned_ = std::min(planned_, next > c ? next : c + 1);
     next_trigger(clock_.delay_until(planned_), wake_);
   }
+}
+
+void ClockedModule::cycles_through_now(uint64_t& busy, uint64_t& idle) const {
+  busy = busy_cycles_;
+  idle = idle_cycles_;
+  const uint64_t through = clock_.now() + 1;  // cycles 0..now
+  const uint64_t accounted = busy + idle;
+  // A module between ticks counts as idle here unless it waits with work (its
+  // next tick settles the gap either way).
+  if (through > accounted) (waiting_busy_ ? busy : idle) += through - accounted;
 }
 
 }  // namespace simtlm::models

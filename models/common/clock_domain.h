@@ -45,19 +45,26 @@ class Clock {
 };
 
 // Base of every clocked memory-side module: one SC_METHOD that calls tick() at
-// clock edges. tick() returns the cycle of the next wanted tick, or kSleep to
-// sleep until wake_at() is called (typically from an arrival). A module that
-// sleeps is not evaluated at all; the cycles it slept are credited to
-// idle_cycles() from timestamps, the cycles it ran or deliberately skipped
-// while it had work to busy_cycles().
+// clock edges. tick() returns the cycle of the next wanted tick, kSleep to
+// sleep until wake_at() is called (typically from an arrival), or kWaitBusy to
+// do the same while it still has work that cannot progress until something
+// wakes it (a blocked lookup). A module that sleeps or waits is not evaluated
+// at all; the cycles it slept are credited to idle_cycles() from timestamps,
+// the cycles it ran, waited or deliberately skipped while it had work to
+// busy_cycles().
 class ClockedModule : public sc_core::sc_module {
  public:
   static constexpr uint64_t kSleep = std::numeric_limits<uint64_t>::max();
+  static constexpr uint64_t kWaitBusy = kSleep - 1;
 
   const Clock& clock() const { return clock_; }
   uint64_t busy_cycles() const { return busy_cycles_; }
   uint64_t idle_cycles() const { return idle_cycles_; }
   uint64_t ticks() const { return ticks_; }
+  // Busy and idle cycles through the current cycle (for statistics read
+  // between ticks): the cycles since the last tick are busy while the module
+  // waits with work (kWaitBusy), idle otherwise.
+  void cycles_through_now(uint64_t& busy, uint64_t& idle) const;
 
  protected:
   ClockedModule(const sc_core::sc_module_name& name, const sc_core::sc_time& period);
@@ -80,6 +87,7 @@ class ClockedModule : public sc_core::sc_module {
   uint64_t last_cycle_ = 0;
   bool ran_once_ = false;
   bool sleeping_ = true;
+  bool waiting_busy_ = false;  // the last tick returned kWaitBusy
   uint64_t planned_ = kSleep;  // next tick already scheduled (kSleep when none)
   uint64_t busy_cycles_ = 0;
   uint64_t idle_cycles_ = 0;

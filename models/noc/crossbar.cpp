@@ -46,12 +46,7 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& reques
     : Crossbar(name, request, request.reversed(), std::move(map)) {}
 
 CrossbarStats& Crossbar::stats() {
-  stats_.busy_cycles = busy_cycles();
-  stats_.idle_cycles = idle_cycles();
-  const uint64_t now = clock().now();
-  if (now + 1 > busy_cycles() + idle_cycles()) {
-    stats_.idle_cycles += now + 1 - busy_cycles() - idle_cycles();
-  }
+  cycles_through_now(stats_.busy_cycles, stats_.idle_cycles);
   return stats_;
 }
 

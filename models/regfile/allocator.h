@@ -41,6 +41,10 @@ class Allocator {
     (void)query;
     return IssueCheck::Ok;
   }
+  // True when may_issue() can ever block (an implementation that overrides
+  // may_issue must also override this). When false the SM skips the call
+  // and may park warps stalled on memory (models/sm/sm.h).
+  virtual bool gates_issue() const { return false; }
 
   virtual uint64_t capacity() const = 0;  // registers
   virtual uint64_t in_use() const = 0;

@@ -89,6 +89,10 @@ class Policy {
     return true;
   }
 
+  // True when allows() can ever return false (a policy that overrides
+  // allows must also override this). When false the SM skips the call and
+  // may park warps stalled on memory (models/sm/sm.h).
+  virtual bool vetoes_issue() const { return false; }
   // Events.
   virtual void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) {
     (void)slot, (void)scheduler, (void)cls, (void)cycle;

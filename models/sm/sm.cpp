@@ -71,12 +71,16 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   pp.max_warps = max_warps_;
   policy_ = sched::make_policy(pp);
   policy_wants_stalls_ = policy_->wants_stall_events();
+  policy_vetoes_ = policy_->vetoes_issue();
+  allocators_gate_ = regs_->gates_issue() || smem_alloc_->gates_issue();
+  park_memory_ = !policy_vetoes_ && !allocators_gate_;
   if (l1d_) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d_->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });
   }
 
   warps_.resize(max_warps_);
+  parked_.assign(max_warps_, kParkedDead);
   ctas_.resize(p_.max_ctas);
   sched_live_.assign(p_.schedulers, 0);
   last_reason_.assign(p_.schedulers, kIdle);
@@ -191,6 +195,7 @@ void Sm::activate_pending(uint64_t c) {
       w.at_barrier = false;
       w.eligible_from = 0;
       w.sb_blocked = false;
+      park(ws, kIssued);
       w.last_stall = sched::StallKind::Fetch;
       w.blocking_reg = kNone;
       cs.warp_slots.push_back(ws);
@@ -224,6 +229,7 @@ void Sm::complete_cta(uint32_t cslot, uint64_t c) {
     w.wants_fetch = false;
     w.resident = false;
     w.live = false;
+    park(ws, kParkedDead);
     w.warp = nullptr;
     w.ib_count = 0;
     w.fetch_inflight = false;
@@ -332,11 +338,7 @@ uint64_t Sm::next_wake(uint64_t c) const {
 
 SmStats& Sm::stats() {
   credit_until(clock().now());
-  stats_.busy_cycles = busy_cycles();
-  stats_.idle_cycles = idle_cycles();
-  const uint64_t seen = busy_cycles() + idle_cycles();
-  const uint64_t now = clock().now() + 1;
-  if (now > seen) stats_.idle_cycles += now - seen;
+  cycles_through_now(stats_.busy_cycles, stats_.idle_cycles);
   stats_.icache_hits = icache_.hits + icache_.merges;
   stats_.icache_misses = icache_.misses;
   stats_.const_hits = const_cache_.hits + const_cache_.merges;
@@ -358,6 +360,7 @@ void Sm::set_pending(WarpState& w, const InstTiming& info, bool long_latency) {
 
 void Sm::clear_pending(WarpState& w, const InstTiming& info) {
   w.sb_blocked = false;
+  unpark(slot_of(w), kScoreboard);
   for (unsigned i = 0; i < info.num_dst; ++i) {
     const uint32_t r = info.dst[i];
     w.pending[r >> 6] &= ~(1ull << (r & 63));
@@ -460,6 +463,7 @@ void Sm::process_fetch_arrivals(uint64_t c) {
     if (w.fetch_pc == w.warp->pc()) {
       w.ib_pc = w.fetch_pc;
       w.ib_count = w.fetch_count;
+      unpark(slot, kFetch);
     } else {
       want_fetch(slot);  // redirected while the fetch was in flight
     }

@@ -246,6 +246,25 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   void complete_cta(uint32_t cta_slot, uint64_t c);
   std::string describe_warp(uint32_t slot) const;
 
+  // Parking: a warp found blocked by a condition that only a known event can
+  // clear is not re-examined until that event (issue scans touch one byte
+  // per parked warp instead of its state). parked_[slot] is kIssued (0) when
+  // the warp must be examined, else the reason it keeps reporting:
+  //   kScoreboard  mirrors WarpState::sb_blocked (cleared by a writeback)
+  //   kBarrier     waiting at a barrier (cleared by a release or exit in its CTA)
+  //   kFetch       empty I-buffer (cleared by the fetch arrival)
+  //   kMemory      memory instruction behind a non-empty LD/ST backlog
+  //                (cleared when the backlog drains; only when no policy or
+  //                allocator can veto issue, so the reason cannot change)
+  //   kParkedDead  slot without a live warp
+  static constexpr uint8_t kParkedDead = kReasons;
+  void park(uint32_t slot, uint8_t reason) { parked_[slot] = reason; }
+  void unpark(uint32_t slot, uint8_t reason) {
+    if (parked_[slot] == reason) parked_[slot] = kIssued;
+  }
+  void unpark_memory_waiters();
+  uint32_t slot_of(const WarpState& w) const { return static_cast<uint32_t>(&w - warps_.data()); }
+
   static bool reg_set(const std::vector<uint64_t>& bits, uint32_t r) {
     return (bits[r >> 6] >> (r & 63)) & 1u;
   }
@@ -265,9 +284,14 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   std::unique_ptr<smem::Allocator> smem_alloc_;
   std::unique_ptr<sched::Policy> policy_;
   bool policy_wants_stalls_ = false;
+  bool policy_vetoes_ = false;    // policy_->vetoes_issue()
+  bool allocators_gate_ = false;  // an allocator's gates_issue()
 
   // Pipeline state.
   std::vector<WarpState> warps_;
+  std::vector<uint8_t> parked_;                   // per warp slot, see park()
+  bool park_memory_ = false;                      // no policy/allocator veto: memory stalls may park
+  uint32_t memory_parked_ = 0;                    // warps parked as kMemory (upper bound)
   std::vector<CtaState> ctas_;
   std::vector<uint32_t> pending_ctas_;            // CTA slots waiting for the next edge
   std::vector<uint32_t> sched_live_;              // live warps per scheduler

@@ -53,7 +53,15 @@ void Sm::issue_stage(uint64_t c) {
     if (sched_live_[s] > 0) {
       policy_->order(s, c, order_buf_);
       for (uint32_t slot : order_buf_) {
-        if (slot >= warps_.size() || !warps_[slot].live) continue;
+        if (slot >= warps_.size()) continue;
+        const uint8_t parked = parked_[slot];
+        if (parked == kParkedDead) continue;
+        if (parked != kIssued) {
+          // Nothing it waits for has happened: same stall as when parked.
+          if (policy_wants_stalls_) policy_->on_stall(slot, warps_[slot].last_stall, c);
+          if (reason_priority(parked) > reason_priority(best)) best = parked;
+          continue;
+        }
         StallKind stall = StallKind::Fetch;
         const Reason r = check_ready(slot, c, stall);
         if (r == kIssued) {
@@ -80,16 +88,23 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   WarpState& w = warps_[slot];
   if (w.sb_blocked) {
     stall = w.sb_kind;
+    park(slot, kScoreboard);
     return kScoreboard;
   }
   functional::Warp& fw = *w.warp;
   w.blocking_reg = kNone;
-  if (fw.waiting() || c < w.eligible_from) {
+  if (fw.waiting()) {
+    stall = StallKind::Barrier;
+    park(slot, kBarrier);
+    return kBarrier;
+  }
+  if (c < w.eligible_from) {
     stall = StallKind::Barrier;
     return kBarrier;
   }
   if (w.ib_count == 0) {
     stall = StallKind::Fetch;
+    park(slot, kFetch);
     return kFetch;
   }
   if (w.ib_pc != fw.pc()) {
@@ -97,6 +112,7 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
     flush_ibuffer(w);
     want_fetch(slot);
     stall = StallKind::Fetch;
+    park(slot, kFetch);
     return kFetch;
   }
   const CtaState& cs = ctas_[w.cta_slot];
@@ -108,11 +124,12 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
       stall = reg_set(w.pending_long, r) ? StallKind::LongLatency : StallKind::Scoreboard;
       w.sb_blocked = true;
       w.sb_kind = stall;
+      park(slot, kScoreboard);
       return kScoreboard;
     }
   }
-  bool blocked = !policy_->allows(slot, info.cls);
-  if (!blocked) {
+  bool blocked = policy_vetoes_ && !policy_->allows(slot, info.cls);
+  if (!blocked && allocators_gate_) {
     IssueQuery q;
     q.warp_slot = slot;
     q.cta_slot = w.cta_slot;
@@ -144,6 +161,10 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   }
   if (mem && backlog_head_ < backlog_.size()) {
     stall = StallKind::Memory;
+    if (park_memory_) {
+      park(slot, kMemory);
+      ++memory_parked_;
+    }
     return kMemory;
   }
   return kIssued;
@@ -209,6 +230,10 @@ bool Sm::issue(uint32_t slot, uint64_t c) {
     w.at_barrier = true;
     policy_->on_barrier(slot, sched::BarrierEvent::Arrive, c);
   }
+  if (rec->released || rec->finished) {
+    // A release (or an exit that completes a barrier) lets parked warps go.
+    for (uint32_t ws : cs.warp_slots) unpark(ws, kBarrier);
+  }
   if (rec->released) {
     for (uint32_t ws : cs.warp_slots) {
       WarpState& o = warps_[ws];
@@ -220,6 +245,7 @@ bool Sm::issue(uint32_t slot, uint64_t c) {
     }
   }
   if (rec->finished) {
+    park(slot, kParkedDead);
     w.live = false;
     w.ib_count = 0;
     --sched_live_[w.scheduler];
@@ -372,6 +398,12 @@ void Sm::issue_memory(uint32_t slot, WarpState& w, CtaState& cs, const functiona
   if (has_fixed) events_.push({fixed_done, event_seq_++, kNone, op, &info});
 }
 
+void Sm::unpark_memory_waiters() {
+  if (memory_parked_ == 0) return;
+  for (uint32_t slot = 0; slot < max_warps_; ++slot) unpark(slot, kMemory);
+  memory_parked_ = 0;
+}
+
 void Sm::send_transactions(uint64_t c) {
   if (backlog_head_ >= backlog_.size()) return;
   const Txn& t = backlog_[backlog_head_];
@@ -418,6 +450,7 @@ void Sm::send_transactions(uint64_t c) {
   if (backlog_head_ == backlog_.size()) {
     backlog_.clear();
     backlog_head_ = 0;
+    unpark_memory_waiters();
   }
   port.send_request(*tr);
 }

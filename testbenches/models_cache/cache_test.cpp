@@ -163,6 +163,40 @@ TEST(Cache, MshrMergeLimitStallsFurtherRequests) {
   EXPECT_EQ(b.cache.stats().hits, 1u);
 }
 
+TEST(Cache, BlockedLookupWaitsWithoutTickingButCountsEveryCycle) {
+  // Same traffic as above: #2 cannot merge from cycle 3 until the fill is
+  // processed at F. Nothing the lookup depends on changes before F, so the
+  // cache does not tick for it, yet each blocked cycle counts one fail and is
+  // a busy cycle (the cache has work the whole time).
+  CacheParams p = base_params();
+  p.mshr_merge_limit = 2;
+  Bench b(p);
+  for (int i = 0; i < 3; ++i) b.init.read(ns(0), 0x0, 32);
+  b.run(30);
+  const uint64_t f = fill_cycle(1);
+  ASSERT_TRUE(b.init.all_responded());
+  EXPECT_EQ(b.cache.stats().reservation_fails, f - 3);
+  // Ticks: lookups at 1, 2, the first failing one at 3, then from F on.
+  EXPECT_LE(b.cache.ticks(), 3 + 4u);
+  EXPECT_LT(b.cache.ticks(), f - 3);
+  EXPECT_GE(b.cache.stats().busy_cycles, f);
+}
+
+TEST(Cache, BlockedLookupCountsFailsWhenStatisticsAreReadMidBlock) {
+  CacheParams p = base_params();
+  p.mshr_merge_limit = 2;
+  Bench b(p);
+  for (int i = 0; i < 3; ++i) b.init.read(ns(0), 0x0, 32);
+  // Stop in the middle of the block (at the edge of cycle 8: fails at 3..7
+  // have happened; cycle 8's is counted by its own lookup).
+  b.run(8 * kP);
+  EXPECT_EQ(b.cache.stats().reservation_fails, 8u - 3u);
+  EXPECT_EQ(b.cache.stats().fail_merge_limit, 8u - 3u);
+  b.run(30);
+  ASSERT_TRUE(b.init.all_responded());
+  EXPECT_EQ(b.cache.stats().reservation_fails, fill_cycle(1) - 3);
+}
+
 TEST(Cache, MshrFullDelaysEndReqAndCountsReservationFails) {
   CacheParams p = base_params();
   p.mshrs = 2;
