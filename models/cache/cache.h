@@ -145,7 +145,9 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   uint32_t outgoing_room() const {
     return outgoing_.size() >= p_.miss_queue ? 0 : p_.miss_queue - static_cast<uint32_t>(outgoing_.size());
   }
-  bool response_room() const { return responses_.size() < p_.response_queue; }
+  // Responses waiting for the requester: the hit pipeline (hit_latency
+  // stages, one lookup enters per cycle) in front of the response queue.
+  bool response_room() const { return responses_.size() < p_.response_queue + p_.hit_latency; }
   void evict(CacheLine& line, uint64_t cycle);
   void send_fill(uint64_t line, uint32_t sectors, const MemExtension* requester);
   void send_writeback(uint64_t line, uint32_t sectors, int32_t sm, int32_t warp);

@@ -47,7 +47,7 @@ struct CacheParams {
   uint32_t hit_latency = 1;            // cycles from tag lookup to response ready
   uint32_t request_queue = 2;          // accepted requests waiting for the tag lookup
   uint32_t miss_queue = 8;             // requests waiting to go to the next level
-  uint32_t response_queue = 8;         // hit responses a lookup may have waiting
+  uint32_t response_queue = 8;         // ready responses waiting for the port (behind the hit pipeline)
   // Bytes of data the response port returns per cycle: a response carrying
   // B bytes of data holds the port ceil(B / data_port_bytes) cycles.
   // 0 = one response per cycle whatever its size.

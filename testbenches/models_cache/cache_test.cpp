@@ -75,6 +75,29 @@ TEST(Cache, ReadHitLatencyIsRegistrationPlusHitLatency) {
   EXPECT_EQ(b.mem.seen.size(), 1u);
 }
 
+TEST(Cache, HitLatencyIsPipelinedBeyondTheResponseQueue) {
+  // The hit latency is a pipeline in front of the response queue: with a
+  // 2-entry response queue and a 20-cycle hit latency, 8 back-to-back hits
+  // still come back one per cycle (the queue alone would admit 2 per 20).
+  CacheParams p = base_params();
+  p.hit_latency = 20;
+  p.response_queue = 2;
+  Bench b(p);
+  constexpr int kLines = 8;
+  for (int i = 0; i < kLines; ++i) b.init.read(cyc(50 * i), 0x4000 + 128 * i, 32);  // warm
+  const uint64_t t = 1000;
+  for (int i = 0; i < kLines; ++i) b.init.read(cyc(t), 0x4000 + 128 * i, 32);
+  b.run();
+  ASSERT_TRUE(b.init.all_responded());
+  EXPECT_EQ(b.cache.stats().hits, uint64_t(kLines));
+  EXPECT_EQ(b.cache.stats().reservation_fails, 0u);
+  for (int i = 0; i < kLines; ++i) {
+    // Request i is accepted at t + i (one lookup per cycle drains the queue),
+    // looked up at t + i + 1 and answered hit_latency later.
+    EXPECT_EQ(b.init[kLines + i].responded_at, cyc(t + i + 1 + p.hit_latency)) << "hit " << i;
+  }
+}
+
 TEST(Cache, ReadMissFillResponseTiming) {
   Bench b(base_params());
   b.init.read(ns(0), 0x2040, 32);  // sector 2 of line 0x2000
