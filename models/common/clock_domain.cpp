@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <queue>
+#include <vector>
 
 #include "simtlm/error.h"
 
@@ -29,12 +32,141 @@ sc_core::sc_time Clock::delay_until(uint64_t cycle) const {
   return at > now ? at - now : sc_core::SC_ZERO_TIME;
 }
 
+// The modules of one clock period and their planned ticks. Its events are
+// notified on a host module's process (the first live module of the period):
+// a plain object cannot own a SystemC process, and every module of a period
+// lives as long as the simulation.
+class ClockDispatcher {
+ public:
+  explicit ClockDispatcher(const sc_core::sc_time& period) : clock_(period) {}
+
+  uint32_t add(ClockedModule* m) {
+    modules_.push_back(m);
+    return static_cast<uint32_t>(modules_.size() - 1);
+  }
+  void remove(uint32_t index) { modules_[index] = nullptr; }
+
+  // Module `index` wants to tick at `cycle` (its planned_ is already `cycle`).
+  void schedule(uint32_t index, uint64_t cycle) {
+    if (cycle - base_ < kRing) {
+      ring_[cycle & (kRing - 1)].push_back({cycle, index});
+      ring_mask_ |= uint64_t(1) << (cycle & (kRing - 1));
+    } else {
+      far_.push({cycle, index});
+    }
+    if (running_ || cycle >= pending_) return;  // run() re-arms after its loop
+    arm(cycle);
+  }
+
+  // Ticks every module due at the current edge, in construction order.
+  void run() {
+    pending_ = ClockedModule::kSleep;
+    const uint64_t c = clock_.now();
+    base_ = c;
+    running_ = true;
+    for (;;) {
+      due_.clear();
+      std::vector<Entry>& bucket = ring_[c & (kRing - 1)];
+      for (const Entry& e : bucket) take(e, c);
+      bucket.clear();
+      ring_mask_ &= ~(uint64_t(1) << (c & (kRing - 1)));
+      while (!far_.empty() && far_.top().cycle <= c) {
+        take(far_.top(), c);
+        far_.pop();
+      }
+      if (due_.empty()) break;
+      // Ticks may wake modules for this same cycle (they land in the bucket
+      // again and run in the next round).
+      std::sort(due_.begin(), due_.end());
+      for (uint32_t index : due_) {
+        if (ClockedModule* m = modules_[index]) m->run_tick(c);
+      }
+    }
+    running_ = false;
+    uint64_t next = ClockedModule::kSleep;
+    if (ring_mask_ != 0) {
+      // Ring entries lie in (c, c + kRing): rotate so bit 0 is cycle c + 1.
+      const unsigned shift = static_cast<unsigned>((c + 1) & (kRing - 1));
+      const uint64_t rotated = shift == 0 ? ring_mask_ : (ring_mask_ >> shift) | (ring_mask_ << (kRing - shift));
+      next = c + 1 + static_cast<uint64_t>(__builtin_ctzll(rotated));
+    }
+    if (!far_.empty()) next = std::min(next, far_.top().cycle);
+    if (next != ClockedModule::kSleep) arm(next);
+  }
+
+ private:
+  // Planned ticks less than kRing cycles after base_ (the cycle of the last
+  // run: every entry in the ring lies in [base_, base_ + kRing), so a bucket
+  // holds one cycle) go into a ring of per-cycle buckets, the others into a
+  // heap. Almost every tick plans the next one a few cycles ahead.
+  static constexpr uint64_t kRing = 64;
+
+  struct Entry {
+    uint64_t cycle;
+    uint32_t index;
+    bool operator>(const Entry& o) const { return cycle != o.cycle ? cycle > o.cycle : index > o.index; }
+  };
+
+  // Adds the module of `e` to this round unless the entry is stale (the
+  // module was re-planned or already ran).
+  void take(const Entry& e, uint64_t c) {
+    ClockedModule* m = modules_[e.index];
+    if (m == nullptr || m->planned_ != e.cycle || e.cycle > c) return;
+    m->planned_ = ClockedModule::kSleep;
+    due_.push_back(e.index);
+  }
+
+  void arm(uint64_t cycle) {
+    ClockedModule* host = nullptr;
+    for (ClockedModule* m : modules_) {
+      if (m != nullptr) {
+        host = m;
+        break;
+      }
+    }
+    if (host == nullptr) return;
+    pending_ = cycle;
+    host->host_wake_.notify(clock_.delay_until(cycle));
+  }
+
+  Clock clock_;
+  std::vector<ClockedModule*> modules_;
+  std::vector<Entry> ring_[kRing];
+  uint64_t ring_mask_ = 0;  // bit b: ring_[b] is not empty
+  uint64_t base_ = 0;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> far_;
+  std::vector<uint32_t> due_;
+  uint64_t pending_ = ClockedModule::kSleep;  // cycle of the armed host notification
+  bool running_ = false;
+};
+
+namespace {
+
+// One dispatcher per clock period, shared by the modules of that period.
+std::shared_ptr<ClockDispatcher> dispatcher_for(const sc_core::sc_time& period) {
+  static std::map<uint64_t, std::weak_ptr<ClockDispatcher>> registry;
+  std::weak_ptr<ClockDispatcher>& slot = registry[period.value()];
+  std::shared_ptr<ClockDispatcher> d = slot.lock();
+  if (!d) {
+    d = std::make_shared<ClockDispatcher>(period);
+    slot = d;
+  }
+  return d;
+}
+
+}  // namespace
+
 ClockedModule::ClockedModule(const sc_core::sc_module_name& name, const sc_core::sc_time& period)
-    : sc_core::sc_module(name), clock_(period) {
-  SC_METHOD(process);
-  sensitive << wake_;
+    : sc_core::sc_module(name), clock_(period), dispatcher_(dispatcher_for(period)) {
+  index_ = dispatcher_->add(this);
+  SC_METHOD(host_process);
+  sensitive << host_wake_;
   dont_initialize();
 }
+
+ClockedModule::~ClockedModule() { dispatcher_->remove(index_); }
+
+void ClockedModule::host_process() { dispatcher_->run(); }
 
 void ClockedModule::wake_at(uint64_t cycle) {
   if (ran_once_ && cycle <= last_cycle_) {
@@ -44,19 +176,10 @@ void ClockedModule::wake_at(uint64_t cycle) {
     return;  // a tick at or before `cycle` is already scheduled
   }
   planned_ = cycle;
-  wake_.notify(clock_.delay_until(cycle));
+  dispatcher_->schedule(index_, cycle);
 }
 
-void ClockedModule::process() {
-  const uint64_t c = clock_.now();
-  if (!clock_.on_edge() || (ran_once_ && c <= last_cycle_)) {
-    // A stale wake-up (its tick was already done by an earlier trigger):
-    // keep whatever was planned.
-    if (planned_ != kSleep && planned_ > c) {
-      next_trigger(clock_.delay_until(planned_), wake_);
-    }
-    return;
-  }
+void ClockedModule::run_tick(uint64_t c) {
   if (ran_once_) {
     const uint64_t gap = c - last_cycle_ - 1;
     (sleeping_ ? idle_cycles_ : busy_cycles_) += gap;
@@ -67,16 +190,13 @@ void ClockedModule::process() {
   ++ticks_;
   last_cycle_ = c;
   ran_once_ = true;
-  planned_ = kSleep;
   const uint64_t next = tick(c);
   waiting_busy_ = next == kWaitBusy;
   if (next == kSleep || next == kWaitBusy) {
-    sleeping_ = next == kSleep;  // static sensitivity: wake_ only
+    sleeping_ = next == kSleep;
   } else {
-    // A wake_at() made during tick() may already have asked for an earlier edge.
     sleeping_ = false;
-    planned_ = std::min(planned_, next > c ? next : c + 1);
-    next_trigger(clock_.delay_until(planned_), wake_);
+    wake_at(next > c ? next : c + 1);  // no-op if a wake_at() during tick() asked for earlier
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 
 #include <systemc>
 
@@ -44,18 +45,28 @@ class Clock {
   uint64_t ticks_;  // period in units of the time resolution
 };
 
-// Base of every clocked memory-side module: one SC_METHOD that calls tick() at
-// clock edges. tick() returns the cycle of the next wanted tick, kSleep to
-// sleep until wake_at() is called (typically from an arrival), or kWaitBusy to
-// do the same while it still has work that cannot progress until something
-// wakes it (a blocked lookup). A module that sleeps or waits is not evaluated
-// at all; the cycles it slept are credited to idle_cycles() from timestamps,
-// the cycles it ran, waited or deliberately skipped while it had work to
-// busy_cycles().
+class ClockDispatcher;
+
+// Base of every clocked memory-side module. tick() is called at clock edges
+// and returns the cycle of the next wanted tick, kSleep to sleep until
+// wake_at() is called (typically from an arrival), or kWaitBusy to do the same
+// while it still has work that cannot progress until something wakes it (a
+// blocked lookup). A module that sleeps or waits is not evaluated at all; the
+// cycles it slept are credited to idle_cycles() from timestamps, the cycles it
+// ran, waited or deliberately skipped while it had work to busy_cycles().
+//
+// Dispatch: the modules of one clock period share a ClockDispatcher, which
+// keeps their planned ticks in a queue and runs one SystemC method process
+// per edge at which any of them has work; at that edge it calls the due
+// modules' tick() in construction order. One timed SystemC event per busy
+// edge instead of one per module tick (the kernel's event queue dominated
+// the profile), and a fixed order among modules ticking at the same edge.
 class ClockedModule : public sc_core::sc_module {
  public:
   static constexpr uint64_t kSleep = std::numeric_limits<uint64_t>::max();
   static constexpr uint64_t kWaitBusy = kSleep - 1;
+
+  ~ClockedModule() override;
 
   const Clock& clock() const { return clock_; }
   uint64_t busy_cycles() const { return busy_cycles_; }
@@ -70,7 +81,7 @@ class ClockedModule : public sc_core::sc_module {
   ClockedModule(const sc_core::sc_module_name& name, const sc_core::sc_time& period);
 
   // One evaluation at the edge of `cycle`. Returns the next cycle to run
-  // (> cycle) or kSleep.
+  // (> cycle), kSleep or kWaitBusy.
   virtual uint64_t tick(uint64_t cycle) = 0;
 
   // Makes sure tick() runs at `cycle` (or earlier). `cycle` must be in the future.
@@ -79,11 +90,17 @@ class ClockedModule : public sc_core::sc_module {
   void wake_next() { wake_at(clock_.registration_cycle_now()); }
 
  private:
+  friend class ClockDispatcher;
   SC_HAS_PROCESS(ClockedModule);
-  void process();
+  // The method process of the dispatcher's host module (see ClockDispatcher).
+  void host_process();
+  // Called by the dispatcher at the edge of cycle c (planned_ == c).
+  void run_tick(uint64_t c);
 
   Clock clock_;
-  sc_core::sc_event wake_;
+  std::shared_ptr<ClockDispatcher> dispatcher_;
+  uint32_t index_ = 0;          // construction order within the dispatcher
+  sc_core::sc_event host_wake_;  // notified only while this module hosts the dispatcher
   uint64_t last_cycle_ = 0;
   bool ran_once_ = false;
   bool sleeping_ = true;
