@@ -12,6 +12,7 @@ void GtoPolicy::warp_added(const WarpInfo& warp) {
   auto& v = sched_[warp.scheduler].by_age;
   const Entry e{warp.age, warp.slot};
   v.insert(std::upper_bound(v.begin(), v.end(), e, [](const Entry& a, const Entry& b) { return a.age < b.age; }), e);
+  sched_[warp.scheduler].stale = true;
 }
 
 void GtoPolicy::warp_removed(uint32_t slot) {
@@ -19,19 +20,28 @@ void GtoPolicy::warp_removed(uint32_t slot) {
   s.by_age.erase(std::remove_if(s.by_age.begin(), s.by_age.end(), [slot](const Entry& e) { return e.slot == slot; }),
                  s.by_age.end());
   if (s.greedy == static_cast<int64_t>(slot)) s.greedy = -1;
+  s.stale = true;
 }
 
 void GtoPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& out) {
-  out.clear();
-  const Sched& s = sched_[scheduler];
-  if (s.greedy >= 0) out.push_back(static_cast<uint32_t>(s.greedy));
-  for (const Entry& e : s.by_age) {
-    if (static_cast<int64_t>(e.slot) != s.greedy) out.push_back(e.slot);
+  Sched& s = sched_[scheduler];
+  if (s.stale) {
+    s.order.clear();
+    if (s.greedy >= 0) s.order.push_back(static_cast<uint32_t>(s.greedy));
+    for (const Entry& e : s.by_age) {
+      if (static_cast<int64_t>(e.slot) != s.greedy) s.order.push_back(e.slot);
+    }
+    s.stale = false;
   }
+  out.assign(s.order.begin(), s.order.end());
 }
 
 void GtoPolicy::on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass, uint64_t) {
-  sched_[scheduler].greedy = slot;
+  Sched& s = sched_[scheduler];
+  if (s.greedy != static_cast<int64_t>(slot)) {
+    s.greedy = slot;
+    s.stale = true;
+  }
 }
 
 std::string GtoPolicy::describe(unsigned scheduler) const {

@@ -28,6 +28,10 @@ class GtoPolicy : public Policy {
   struct Sched {
     std::vector<Entry> by_age;  // oldest first
     int64_t greedy = -1;        // slot that issued last, while it is present
+    // The order only changes with the warp set or the greedy warp: kept
+    // between cycles instead of rebuilt on every call.
+    std::vector<uint32_t> order;
+    bool stale = true;
   };
   std::vector<Sched> sched_;
   std::vector<uint32_t> owner_;
