@@ -40,6 +40,19 @@ CacheStats& Cache::stats() {
   return stats_;
 }
 
+std::string Cache::describe_state() const {
+  static const char* const kFail[] = {"MSHRs full", "MSHR merge limit", "no free line", "miss queue full",
+                                      "response queue full"};
+  std::string s = std::string(name()) + ": " + std::to_string(requests_.size()) + " request(s) waiting for lookup";
+  if (lookup_blocked_) s += std::string(" (head blocked: ") + kFail[static_cast<int>(last_fail_)] + ")";
+  s += ", " + std::to_string(mshrs_.in_use()) + " MSHR(s) in use, " + std::to_string(outgoing_.size()) +
+       " to the next level (port " + (down_.request_ready() ? "free" : "waiting for END_REQ") + "), " +
+       std::to_string(from_below_.size()) + " response(s) from below, " + std::to_string(responses_.size()) +
+       " to the requester (port " + (up_.response_ready() ? "free" : "waiting for END_RESP") + ")";
+  if (up_.held_request() != nullptr) s += ", a request held (END_REQ delayed)";
+  return s;
+}
+
 // ---------------------------------------------------------------- ports
 
 bool Cache::on_request(unsigned, tlm::tlm_generic_payload& trans) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "models/cache/cache_params.h"
@@ -104,6 +105,8 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   // busy_cycles/idle_cycles depend on the current time and are brought up to
   // date by each call.
   CacheStats& stats();
+  // One line of queue and port state for deadlock reports.
+  std::string describe_state() const;
   // Lookup helper for tests and tools: the line holding addr, or nullptr.
   const CacheLine* probe(uint64_t addr) { return tags_.find(tags_.line_of(addr)); }
 

@@ -57,12 +57,22 @@ tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(tlm::tlm_generic_payload& tr
     if (&trans != req_in_flight_) {
       protocol_error("END_REQ for a transaction without an open request");
     }
+    // Through the PEQ even when untimed: the owner's on_request_accepted()
+    // may send the next request, which must not reach the target inside its
+    // own accept_request() call.
     peq_.notify(trans, phase, delay);
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
-    peq_.notify(trans, phase, delay);
-    return tlm::TLM_ACCEPTED;
+    if (delay != sc_core::SC_ZERO_TIME) {
+      peq_.notify(trans, phase, delay);
+      return tlm::TLM_ACCEPTED;
+    }
+    // Untimed BEGIN_RESP: offer it now; a taken response ends on the return
+    // path (END_RESP), a held one with accept_response().
+    if (!offer_response(trans)) return tlm::TLM_ACCEPTED;
+    phase = tlm::END_RESP;
+    return tlm::TLM_COMPLETED;
   }
   protocol_error("unexpected phase on the backward path");
   return tlm::TLM_ACCEPTED;
@@ -83,28 +93,44 @@ void AtInitiatorPort::peq_callback(tlm::tlm_generic_payload& trans, const tlm::t
   if (phase != tlm::BEGIN_RESP) {
     return;
   }
+  if (offer_response(trans)) {
+    end_response(trans);
+  }
+}
+
+bool AtInitiatorPort::offer_response(tlm::tlm_generic_payload& trans) {
   if (req_in_flight_ == &trans) {
     request_accepted(trans);  // an early BEGIN_RESP implies END_REQ
   }
   if (held_ != nullptr) {
     protocol_error("BEGIN_RESP before END_RESP of the previous response");
-    return;
+    return false;
   }
   if (trans.has_mm()) {
-    trans.acquire();  // keeps the payload alive until END_RESP even if the owner releases it
+    trans.acquire();  // keeps the payload alive during the call even if the owner releases it
   }
   if (listener_.on_response(index_, trans)) {
-    end_response(trans);
-  } else {
-    held_ = &trans;
+    if (trans.has_mm()) {
+      trans.release();
+    }
+    return true;
   }
+  held_ = &trans;  // keeps its reference until END_RESP
+  return false;
 }
 
 void AtInitiatorPort::accept_response() {
   sc_assert(held_ != nullptr);
   tlm::tlm_generic_payload& trans = *held_;
   held_ = nullptr;
+  accept_held_end(trans);
+}
+
+void AtInitiatorPort::accept_held_end(tlm::tlm_generic_payload& trans) {
   end_response(trans);
+  if (trans.has_mm()) {
+    trans.release();  // the reference taken when it was held
+  }
 }
 
 void AtInitiatorPort::end_response(tlm::tlm_generic_payload& trans) {
@@ -115,9 +141,6 @@ void AtInitiatorPort::end_response(tlm::tlm_generic_payload& trans) {
     tlm::tlm_phase phase = tlm::END_RESP;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->nb_transport_fw(trans, phase, delay);
-  }
-  if (trans.has_mm()) {
-    trans.release();
   }
 }
 

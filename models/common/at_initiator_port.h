@@ -6,11 +6,18 @@
 // is false and the owner must not send another request on this socket.
 // Listener::on_request_accepted() reports a deferred END_REQ.
 //
-// Responses (BEGIN_RESP) go through a peq_with_cb_and_phase and are offered to
-// Listener::on_response(): returning true ends the response (END_RESP) at
-// once, false holds it (the target cannot send another response meanwhile)
-// until the owner calls accept_response(). Holding is how a module applies
-// back-pressure to the responses it receives.
+// Responses (BEGIN_RESP) are offered to Listener::on_response(): returning
+// true ends the response (END_RESP) at once, false holds it (the target
+// cannot send another response meanwhile) until the owner calls
+// accept_response(). Holding is how a module applies back-pressure to the
+// responses it receives.
+//
+// An untimed BEGIN_RESP (zero annotated delay, what every simtlm module
+// sends) is offered inside the nb_transport call and, when taken, ended on
+// the return path (TLM_COMPLETED): no PEQ round trip, same simulation time.
+// Timed phases and a deferred END_REQ go through a peq_with_cb_and_phase (a
+// deferred END_REQ comes from inside the target's accept_request(), and the
+// owner's reaction, sending the next request, must not re-enter it).
 #pragma once
 
 #include <cstdint>
@@ -65,7 +72,11 @@ class AtInitiatorPort {
                                      sc_core::sc_time& delay);
   void peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
   void request_accepted(tlm::tlm_generic_payload& trans);
+  // Offers a response to the listener: true = taken (end it), false = held.
+  bool offer_response(tlm::tlm_generic_payload& trans);
+  // Sends END_RESP (unless the target completed the transaction itself).
   void end_response(tlm::tlm_generic_payload& trans);
+  void accept_held_end(tlm::tlm_generic_payload& trans);
   void protocol_error(const char* what) const;
 
   Listener& listener_;

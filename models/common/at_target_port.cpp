@@ -26,7 +26,19 @@ tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(tlm::tlm_generic_payload& trans
       trans.acquire();
     }
     req_open_ = &trans;
-    peq_.notify(trans, phase, delay);
+    if (delay != sc_core::SC_ZERO_TIME) {
+      peq_.notify(trans, phase, delay);
+      return tlm::TLM_ACCEPTED;
+    }
+    // Untimed BEGIN_REQ: decide now and answer END_REQ on the return path
+    // (no PEQ round trip; the time is the same).
+    if (listener_.on_request(index_, trans)) {
+      req_open_ = nullptr;
+      phase = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    held_ = &trans;
+    ++requests_held_;
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::END_RESP) {
@@ -34,6 +46,9 @@ tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(tlm::tlm_generic_payload& trans
       protocol_error("END_RESP for a transaction without an open response");
       return tlm::TLM_COMPLETED;
     }
+    // Through the PEQ even when untimed: the owner's on_response_done() may
+    // send the next response, which must not happen inside the initiator's
+    // accept_response() call.
     peq_.notify(trans, phase, delay);
     return tlm::TLM_COMPLETED;
   }

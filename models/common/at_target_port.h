@@ -1,11 +1,14 @@
 // Target side of the TLM-2.0 AT base protocol (BEGIN_REQ/END_REQ/BEGIN_RESP/
 // END_RESP) for one socket, shared by every memory-side module.
 //
-// Requests: a BEGIN_REQ is put into a peq_with_cb_and_phase at its annotated
-// time; then the owner's Listener::on_request() decides. Accepting sends
-// END_REQ at once; refusing holds the request (the initiator may not send
-// another until END_REQ), and the owner calls accept_request() when it has
-// room. Holding is how every queue applies back-pressure; nothing is dropped.
+// Requests: the owner's Listener::on_request() decides at the request's
+// annotated time (an untimed BEGIN_REQ inside the nb_transport call, a timed
+// one from a peq_with_cb_and_phase). Accepting sends END_REQ at once (on the
+// return path for an untimed request); refusing holds the request (the
+// initiator may not send another until END_REQ), and the owner calls
+// accept_request() when it has room. Holding is how every queue applies
+// back-pressure; nothing is dropped. END_RESP always goes through the PEQ
+// (the owner's reaction must not re-enter the initiator's call).
 //
 // Responses: send_response() issues BEGIN_RESP; until the initiator ends the
 // response (TLM_COMPLETED, TLM_UPDATED/END_RESP or a later END_RESP),

@@ -31,11 +31,14 @@ bool MemMux::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
 }
 
 void MemMux::on_request_accepted(unsigned, tlm::tlm_generic_payload&) {
-  if (waiting_.empty() || !down_->request_ready()) return;
-  const unsigned in = waiting_.front();
-  waiting_.pop_front();
-  tlm::tlm_generic_payload& t = up_[in]->accept_request();
-  forward(in, t);
+  // A forwarded request may be accepted on the return path (no deferred
+  // END_REQ follows), so keep going while the socket stays free.
+  while (!waiting_.empty() && down_->request_ready()) {
+    const unsigned in = waiting_.front();
+    waiting_.pop_front();
+    tlm::tlm_generic_payload& t = up_[in]->accept_request();
+    forward(in, t);
+  }
 }
 
 bool MemMux::on_response(unsigned, tlm::tlm_generic_payload& trans) {

@@ -74,6 +74,16 @@ std::string Sm::describe_stall() const {
      << " LD/ST transaction(s) not sent, " << (memops_.size() - free_memops_.size())
      << " memory instruction(s) in flight";
   if (faulted_) os << ", stopped by a device fault";
+  if (backlog_head_ < backlog_.size()) {
+    // Where the LD/ST unit is stuck: the head transaction and its port.
+    const Txn& t = backlog_[backlog_head_];
+    const bool via_l1d = !t.bypass && l1d_port_;
+    const AtInitiatorPort& port = via_l1d ? *l1d_port_ : *bypass_port_;
+    os << "\n  LD/ST head: " << to_string(t.kind) << " of line 0x" << std::hex << t.addr << std::dec << " to the "
+       << (via_l1d ? "L1D" : "memory (L1D bypass)") << " port, "
+       << (port.request_ready() ? "port free" : "waiting for END_REQ (request held downstream)");
+  }
+  if (l1d_) os << "\n  " << l1d_->describe_state();
   for (const CtaState& cs : ctas_) {
     if (cs.status != CtaState::Status::Active) continue;
     for (uint32_t ws : cs.warp_slots) os << "\n" << describe_warp(ws);

@@ -99,6 +99,7 @@ class MemTarget : public ClockedModule, private AtTargetPort::Listener {
       queue_.pop_front();
       port_.send_response(*t);
     }
+    if (port_.held_request() != nullptr && queue_.size() < capacity_) return c + 1;
     if (queue_.empty()) return kSleep;
     if (!port_.response_ready()) return kSleep;  // on_response_done wakes us
     return std::max(queue_.front().ready, c + 1);
