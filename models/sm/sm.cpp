@@ -73,7 +73,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   policy_wants_stalls_ = policy_->wants_stall_events();
   policy_vetoes_ = policy_->vetoes_issue();
   allocators_gate_ = regs_->gates_issue() || smem_alloc_->gates_issue();
-  park_memory_ = !policy_vetoes_ && !allocators_gate_;
+  no_issue_veto_ = !policy_vetoes_ && !allocators_gate_;
   if (l1d_) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d_->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });
@@ -81,6 +81,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
 
   warps_.resize(max_warps_);
   parked_.assign(max_warps_, kParkedDead);
+  parked_until_.assign(max_warps_, kNever);
   ctas_.resize(p_.max_ctas);
   sched_live_.assign(p_.schedulers, 0);
   last_reason_.assign(p_.schedulers, kIdle);

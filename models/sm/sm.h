@@ -257,8 +257,19 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   //                (cleared when the backlog drains; only when no policy or
   //                allocator can veto issue, so the reason cannot change)
   //   kParkedDead  slot without a live warp
+  // A structural stall (execution unit or operand collector busy until a
+  // known cycle; units' free cycles never move earlier) parks the warp until
+  // that cycle with kPipeline or kMemory; the scan still takes the cycle as
+  // the SM's structural wake-up, as the examination would have.
   static constexpr uint8_t kParkedDead = kReasons;
-  void park(uint32_t slot, uint8_t reason) { parked_[slot] = reason; }
+  void park(uint32_t slot, uint8_t reason) {
+    parked_[slot] = reason;
+    parked_until_[slot] = kNever;
+  }
+  void park_until(uint32_t slot, uint8_t reason, uint64_t cycle) {
+    parked_[slot] = reason;
+    parked_until_[slot] = cycle;
+  }
   void unpark(uint32_t slot, uint8_t reason) {
     if (parked_[slot] == reason) parked_[slot] = kIssued;
   }
@@ -290,7 +301,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   // Pipeline state.
   std::vector<WarpState> warps_;
   std::vector<uint8_t> parked_;                   // per warp slot, see park()
-  bool park_memory_ = false;                      // no policy/allocator veto: memory stalls may park
+  std::vector<uint64_t> parked_until_;            // per warp slot: parked while cycle < this
+  bool no_issue_veto_ = false;                    // no policy/allocator can veto issue: memory and structural stalls may park
   uint32_t memory_parked_ = 0;                    // warps parked as kMemory (upper bound)
   std::vector<CtaState> ctas_;
   std::vector<uint32_t> pending_ctas_;            // CTA slots waiting for the next edge

@@ -57,10 +57,15 @@ void Sm::issue_stage(uint64_t c) {
         const uint8_t parked = parked_[slot];
         if (parked == kParkedDead) continue;
         if (parked != kIssued) {
-          // Nothing it waits for has happened: same stall as when parked.
-          if (policy_wants_stalls_) policy_->on_stall(slot, warps_[slot].last_stall, c);
-          if (reason_priority(parked) > reason_priority(best)) best = parked;
-          continue;
+          const uint64_t until = parked_until_[slot];
+          if (c < until) {
+            // Nothing it waits for has happened: same stall as when parked.
+            if (until != kNever) structural_wake_ = std::min(structural_wake_, until);
+            if (policy_wants_stalls_) policy_->on_stall(slot, warps_[slot].last_stall, c);
+            if (reason_priority(parked) > reason_priority(best)) best = parked;
+            continue;
+          }
+          parked_[slot] = kIssued;  // a structural park ran out: examine again
         }
         StallKind stall = StallKind::Fetch;
         const Reason r = check_ready(slot, c, stall);
@@ -150,6 +155,7 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   if (cu > c) {
     structural_wake_ = std::min(structural_wake_, cu);
     stall = mem ? StallKind::Memory : StallKind::Pipeline;
+    if (no_issue_veto_) park_until(slot, mem ? kMemory : kPipeline, cu);
     return mem ? kMemory : kPipeline;
   }
   const std::vector<uint64_t>& units = unit_free_[static_cast<unsigned>(info.unit)];
@@ -157,11 +163,12 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   if (unit > c + 1) {
     structural_wake_ = std::min(structural_wake_, unit - 1);
     stall = mem ? StallKind::Memory : StallKind::Pipeline;
+    if (no_issue_veto_) park_until(slot, mem ? kMemory : kPipeline, unit - 1);
     return mem ? kMemory : kPipeline;
   }
   if (mem && backlog_head_ < backlog_.size()) {
     stall = StallKind::Memory;
-    if (park_memory_) {
+    if (no_issue_veto_) {
       park(slot, kMemory);
       ++memory_parked_;
     }
