@@ -125,8 +125,9 @@ uint64_t Cache::tick(uint64_t c) {
     tlm::tlm_generic_payload* t = responses_.front().trans;
     responses_.pop_front();
     uint64_t hold = 1;
-    if (p_.data_port_bytes != 0 && response_carries_data(*t)) {
-      hold = std::max<uint64_t>(1, (transfer_bytes(*t) + p_.data_port_bytes - 1) / p_.data_port_bytes);
+    if (p_.data_port_bytes != 0) {
+      const uint64_t bytes = response_data_bytes(*t);
+      if (bytes != 0) hold = std::max<uint64_t>(1, (bytes + p_.data_port_bytes - 1) / p_.data_port_bytes);
     }
     response_port_free_ = c + hold;
     ++state_version_;
@@ -175,9 +176,8 @@ bool Cache::fail(Fail why) {
   return false;
 }
 
-void Cache::count_access(tlm::tlm_generic_payload& trans) {
+void Cache::count_access(const tlm::tlm_generic_payload& trans, const MemExtension* ext) {
   ++stats_.accesses;
-  const MemExtension* ext = find_mem_ext(trans);
   if (ext != nullptr && ext->kind == AccessKind::Atomic) {
     ++stats_.atomics;
   } else if (trans.is_write()) {
@@ -189,21 +189,24 @@ void Cache::count_access(tlm::tlm_generic_payload& trans) {
 
 bool Cache::lookup(tlm::tlm_generic_payload& trans, uint64_t c) {
   const uint64_t line = tags_.line_of(trans.get_address());
-  const uint32_t mask = sector_mask_of(trans, p_.line_bytes, p_.sector_bytes);
   const MemExtension* ext = find_mem_ext(trans);
+  const uint32_t mask = ext != nullptr && ext->sector_mask != 0
+                            ? ext->sector_mask
+                            : sector_mask_of(trans.get_address(), static_cast<uint32_t>(trans.get_data_length()),
+                                             p_.line_bytes, p_.sector_bytes);
   const bool atomic = ext != nullptr && ext->kind == AccessKind::Atomic;
   if (atomic) {
     // Atomics are performed where the data is owned: a write-back cache does
     // them as a read-modify-write, the others pass them on.
-    return p_.write_policy == WritePolicy::WriteBack ? read_access(trans, line, mask, true, c)
-                                                     : bypass_access(trans, line, c);
+    return p_.write_policy == WritePolicy::WriteBack ? read_access(trans, ext, line, mask, true, c)
+                                                     : bypass_access(trans, ext, line, c);
   }
   if (trans.is_write()) {
     const bool local = ext != nullptr && ext->space == StateSpace::Local;
     const WritePolicy policy = (local && p_.local_write_back) ? WritePolicy::WriteBack : p_.write_policy;
-    return write_access(trans, line, mask, policy, c);
+    return write_access(trans, ext, line, mask, policy, c);
   }
-  return read_access(trans, line, mask, false, c);
+  return read_access(trans, ext, line, mask, false, c);
 }
 
 CacheLine* Cache::allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t c, bool count_fail) {
@@ -221,8 +224,8 @@ CacheLine* Cache::allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_
   return v;
 }
 
-bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, bool atomic, uint64_t c) {
-  const MemExtension* ext = find_mem_ext(trans);
+bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
+                        bool atomic, uint64_t c) {
   const int32_t sm = ext ? ext->sm_id : -1;
   const int32_t warp = ext ? ext->warp_id : -1;
   CacheLine* l = tags_.find(line);
@@ -230,7 +233,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t
     if (!response_room()) return fail(Fail::ResponseQueue);
     tags_.touch(*l);
     if (atomic) l->dirty |= mask;
-    count_access(trans);
+    count_access(trans, ext);
     ++stats_.hits;
     notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
     respond(trans, c + p_.hit_latency);
@@ -249,7 +252,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t
       send_fill(line, extra, ext);
     }
     if (l != nullptr) tags_.touch(*l);
-    count_access(trans);
+    count_access(trans, ext);
     ++stats_.mshr_merges;
     notify(CacheEventKind::MshrMerge, line, mask, &trans, l != nullptr ? l->owner_warp : m->owner_warp, c);
     return true;
@@ -267,7 +270,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t
     l->reserved = true;
     tags_.touch(*l);
     send_fill(line, missing, ext);
-    count_access(trans);
+    count_access(trans, ext);
     ++stats_.sector_misses;
     notify(CacheEventKind::SectorMiss, line, mask, &trans, l->owner_warp, c);
     return true;
@@ -283,22 +286,21 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t
   m.owner_sm = sm;
   m.owner_warp = warp;
   send_fill(line, mask, ext);
-  count_access(trans);
+  count_access(trans, ext);
   ++stats_.misses;
   notify(CacheEventKind::Miss, line, mask, &trans, warp, c);
   return true;
 }
 
-bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, WritePolicy policy,
-                         uint64_t c) {
-  const MemExtension* ext = find_mem_ext(trans);
+bool Cache::write_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
+                         WritePolicy policy, uint64_t c) {
   const int32_t sm = ext ? ext->sm_id : -1;
   const int32_t warp = ext ? ext->warp_id : -1;
   CacheLine* l = tags_.find(line);
   switch (policy) {
     case WritePolicy::WriteEvict: {
       if (outgoing_room() < 1) return fail(Fail::MissQueue);
-      count_access(trans);
+      count_access(trans, ext);
       if (l != nullptr) {
         ++stats_.write_hits;
         ++stats_.write_invalidations;
@@ -331,7 +333,7 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_
         ++stats_.write_misses;
         notify(CacheEventKind::Miss, line, mask, &trans, -1, c);
       }
-      count_access(trans);
+      count_access(trans, ext);
       forward(trans);
       return true;
     }
@@ -341,7 +343,7 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_
         l->valid |= mask;
         l->dirty |= mask;
         tags_.touch(*l);
-        count_access(trans);
+        count_access(trans, ext);
         ++stats_.write_hits;
         notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
         respond(trans, c + p_.hit_latency);
@@ -349,7 +351,7 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_
       }
       if (!p_.write_allocate) {
         if (outgoing_room() < 1) return fail(Fail::MissQueue);
-        count_access(trans);
+        count_access(trans, ext);
         ++stats_.write_misses;
         notify(CacheEventKind::Miss, line, mask, &trans, -1, c);
         forward(trans);
@@ -362,7 +364,7 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_
       if (l == nullptr) return false;
       l->valid = mask;
       l->dirty = mask;
-      count_access(trans);
+      count_access(trans, ext);
       ++stats_.write_misses;
       notify(CacheEventKind::Miss, line, mask, &trans, warp, c);
       respond(trans, c + p_.hit_latency);
@@ -372,7 +374,7 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_
   return true;
 }
 
-bool Cache::bypass_access(tlm::tlm_generic_payload& trans, uint64_t line, uint64_t c) {
+bool Cache::bypass_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint64_t c) {
   if (outgoing_room() < 1) return fail(Fail::MissQueue);
   CacheLine* l = tags_.find(line);
   if (l != nullptr) {
@@ -385,7 +387,7 @@ bool Cache::bypass_access(tlm::tlm_generic_payload& trans, uint64_t line, uint64
   } else if (MshrEntry* m = mshrs_.find(line)) {
     m->invalidate_after_fill = true;
   }
-  count_access(trans);
+  count_access(trans, ext);
   forward(trans);
   return true;
 }

@@ -125,10 +125,14 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
 
   // Tag lookup of one request; false = reservation fail (retry next cycle).
   bool lookup(tlm::tlm_generic_payload& trans, uint64_t cycle);
-  bool read_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, bool atomic, uint64_t cycle);
-  bool write_access(tlm::tlm_generic_payload& trans, uint64_t line, uint32_t mask, WritePolicy policy,
+  // `ext` is the request's MemExtension (nullptr without one), looked up once
+  // per lookup.
+  bool read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
+                   bool atomic, uint64_t cycle);
+  bool write_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
+                    WritePolicy policy,
                     uint64_t cycle);
-  bool bypass_access(tlm::tlm_generic_payload& trans, uint64_t line, uint64_t cycle);
+  bool bypass_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint64_t cycle);
   // Processes one response from the next level; false = retry next cycle
   // (an allocate-on-fill line found no frame or no room for its writeback).
   bool from_below(tlm::tlm_generic_payload& trans, uint64_t cycle);
@@ -156,7 +160,7 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   void send_writeback(uint64_t line, uint32_t sectors, int32_t sm, int32_t warp);
   void forward(tlm::tlm_generic_payload& trans);
   void respond(tlm::tlm_generic_payload& trans, uint64_t ready);
-  void count_access(tlm::tlm_generic_payload& trans);
+  void count_access(const tlm::tlm_generic_payload& trans, const MemExtension* ext);
   void notify(CacheEventKind kind, uint64_t line, uint32_t sectors, const tlm::tlm_generic_payload* trans,
               int32_t owner_warp, uint64_t cycle);
 

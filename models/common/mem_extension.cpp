@@ -90,28 +90,43 @@ uint32_t sector_mask_of(tlm::tlm_generic_payload& trans, uint32_t line_bytes, ui
   return sector_mask_of(trans.get_address(), trans.get_data_length(), line_bytes, sector_bytes);
 }
 
-uint64_t transfer_bytes(tlm::tlm_generic_payload& trans) {
-  const MemExtension* ext = find_mem_ext(trans);
+namespace {
+
+uint64_t transfer_bytes(const tlm::tlm_generic_payload& trans, const MemExtension* ext) {
   if (ext != nullptr && ext->sector_mask != 0) {
     return static_cast<uint64_t>(popcount32(ext->sector_mask)) * ext->sector_bytes;
   }
   return trans.get_data_length();
 }
 
+bool request_carries_data(const tlm::tlm_generic_payload& trans, const MemExtension* ext) {
+  return (ext != nullptr && ext->kind == AccessKind::Atomic) || trans.is_write();
+}
+
+bool response_carries_data(const tlm::tlm_generic_payload& trans, const MemExtension* ext) {
+  return (ext != nullptr && ext->kind == AccessKind::Atomic) || trans.is_read();
+}
+
+}  // namespace
+
+uint64_t transfer_bytes(tlm::tlm_generic_payload& trans) { return transfer_bytes(trans, find_mem_ext(trans)); }
+
 bool request_carries_data(tlm::tlm_generic_payload& trans) {
-  const MemExtension* ext = find_mem_ext(trans);
-  if (ext != nullptr && ext->kind == AccessKind::Atomic) {
-    return true;
-  }
-  return trans.is_write();
+  return request_carries_data(trans, find_mem_ext(trans));
 }
 
 bool response_carries_data(tlm::tlm_generic_payload& trans) {
+  return response_carries_data(trans, find_mem_ext(trans));
+}
+
+uint64_t request_data_bytes(tlm::tlm_generic_payload& trans) {
   const MemExtension* ext = find_mem_ext(trans);
-  if (ext != nullptr && ext->kind == AccessKind::Atomic) {
-    return true;
-  }
-  return trans.is_read();
+  return request_carries_data(trans, ext) ? transfer_bytes(trans, ext) : 0;
+}
+
+uint64_t response_data_bytes(tlm::tlm_generic_payload& trans) {
+  const MemExtension* ext = find_mem_ext(trans);
+  return response_carries_data(trans, ext) ? transfer_bytes(trans, ext) : 0;
 }
 
 }  // namespace simtlm::models

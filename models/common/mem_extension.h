@@ -77,5 +77,9 @@ inline unsigned popcount32(uint32_t v) { return static_cast<unsigned>(__builtin_
 // writebacks) and for those whose responses carry data back (reads, atomics).
 bool request_carries_data(tlm::tlm_generic_payload& trans);
 bool response_carries_data(tlm::tlm_generic_payload& trans);
+// transfer_bytes() when the request (response) carries data, else 0, with
+// one extension lookup (hot path of every link and port).
+uint64_t request_data_bytes(tlm::tlm_generic_payload& trans);
+uint64_t response_data_bytes(tlm::tlm_generic_payload& trans);
 
 }  // namespace simtlm::models

@@ -53,7 +53,7 @@ CrossbarStats& Crossbar::stats() {
 // ---------------------------------------------------------------- admission
 
 bool Crossbar::admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready) {
-  const uint32_t flits = req_.params().flits_for(request_carries_data(trans) ? transfer_bytes(trans) : 0);
+  const uint32_t flits = req_.params().flits_for(request_data_bytes(trans));
   if (!req_.can_accept(in, flits)) {
     return false;
   }
@@ -72,7 +72,7 @@ bool Crossbar::admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint6
 }
 
 bool Crossbar::admit_reply(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready) {
-  const uint32_t flits = rep_.params().flits_for(response_carries_data(trans) ? transfer_bytes(trans) : 0);
+  const uint32_t flits = rep_.params().flits_for(response_data_bytes(trans));
   if (!rep_.can_accept(in, flits)) {
     return false;
   }
