@@ -246,7 +246,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
     const uint32_t valid = l != nullptr ? l->valid : 0;
     const uint32_t extra = mask & ~valid & ~m->inflight;
     if (extra != 0 && outgoing_room() < 1) return fail(Fail::MissQueue);
-    m->waiters.push_back({&trans, mask});
+    m->waiters.push_back({&trans, mask, atomic});
     if (extra != 0) {
       m->inflight |= extra;
       send_fill(line, extra, ext);
@@ -263,7 +263,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
     // Sector miss: the line stays, only the missing sectors are fetched.
     const uint32_t missing = mask & ~l->valid;
     MshrEntry& m = mshrs_.allocate(line);
-    m.waiters.push_back({&trans, mask});
+    m.waiters.push_back({&trans, mask, atomic});
     m.inflight = missing;
     m.owner_sm = l->owner_sm;
     m.owner_warp = l->owner_warp;
@@ -281,7 +281,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
     l->reserved = true;
   }
   MshrEntry& m = mshrs_.allocate(line);
-  m.waiters.push_back({&trans, mask});
+  m.waiters.push_back({&trans, mask, atomic});
   m.inflight = mask;
   m.owner_sm = sm;
   m.owner_warp = warp;
@@ -434,10 +434,7 @@ bool Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
   for (size_t i = 0; i < waiters.size(); ++i) {
     MshrWaiter w = waiters[i];
     if ((w.sectors & ~l->valid) == 0) {
-      const MemExtension* wext = find_mem_ext(*w.trans);
-      if (wext != nullptr && wext->kind == AccessKind::Atomic) {
-        l->dirty |= w.sectors;
-      }
+      if (w.atomic) l->dirty |= w.sectors;
       respond(*w.trans, c);
     } else {
       waiters[kept++] = w;

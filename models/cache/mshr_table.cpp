@@ -4,24 +4,27 @@
 
 namespace simtlm::models {
 
-MshrTable::MshrTable(uint32_t entries, uint32_t merge_limit) : entries_(entries), merge_limit_(merge_limit) {
+MshrTable::MshrTable(uint32_t entries, uint32_t merge_limit)
+    : entries_(entries), keys_(entries, kFree), merge_limit_(merge_limit) {
   for (MshrEntry& e : entries_) {
     e.waiters.reserve(merge_limit);
   }
 }
 
 MshrEntry* MshrTable::find(uint64_t line_addr) {
-  for (MshrEntry& e : entries_) {
-    if (e.busy && e.line_addr == line_addr) {
-      return &e;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    if (keys_[i] == line_addr) {
+      return &entries_[i];
     }
   }
   return nullptr;
 }
 
 MshrEntry& MshrTable::allocate(uint64_t line_addr) {
-  for (MshrEntry& e : entries_) {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    MshrEntry& e = entries_[i];
     if (!e.busy) {
+      keys_[i] = line_addr;
       e.busy = true;
       e.line_addr = line_addr;
       e.inflight = 0;
@@ -39,6 +42,7 @@ MshrEntry& MshrTable::allocate(uint64_t line_addr) {
 
 void MshrTable::release(MshrEntry& entry) {
   sc_assert(entry.busy);
+  keys_[static_cast<size_t>(&entry - entries_.data())] = kFree;
   entry.busy = false;
   entry.waiters.clear();
   entry.inflight = 0;

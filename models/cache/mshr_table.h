@@ -14,6 +14,7 @@ namespace simtlm::models {
 struct MshrWaiter {
   tlm::tlm_generic_payload* trans = nullptr;
   uint32_t sectors = 0;
+  bool atomic = false;  // an atomic read-modify-write: dirties its sectors when served
 };
 
 struct MshrEntry {
@@ -42,7 +43,11 @@ class MshrTable {
   uint32_t merge_limit() const { return merge_limit_; }
 
  private:
+  // Line address of each busy entry, kFree otherwise: lookups scan this
+  // compact array instead of the entries (every lookup misses in it first).
+  static constexpr uint64_t kFree = ~0ull;  // never a (line-aligned) address
   std::vector<MshrEntry> entries_;
+  std::vector<uint64_t> keys_;
   uint32_t merge_limit_;
   uint32_t in_use_ = 0;
 };

@@ -254,8 +254,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   //   kBarrier     waiting at a barrier (cleared by a release or exit in its CTA)
   //   kFetch       empty I-buffer (cleared by the fetch arrival)
   //   kMemory      memory instruction behind a non-empty LD/ST backlog
-  //                (cleared when the backlog drains; only when no policy or
-  //                allocator can veto issue, so the reason cannot change)
+  //                (holds while the backlog is not empty; only when no policy
+  //                or allocator can veto issue, so the reason cannot change)
   //   kParkedDead  slot without a live warp
   // A structural stall (execution unit or operand collector busy until a
   // known cycle; units' free cycles never move earlier) parks the warp until
@@ -273,7 +273,6 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   void unpark(uint32_t slot, uint8_t reason) {
     if (parked_[slot] == reason) parked_[slot] = kIssued;
   }
-  void unpark_memory_waiters();
   uint32_t slot_of(const WarpState& w) const { return static_cast<uint32_t>(&w - warps_.data()); }
 
   static bool reg_set(const std::vector<uint64_t>& bits, uint32_t r) {
@@ -303,7 +302,6 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   std::vector<uint8_t> parked_;                   // per warp slot, see park()
   std::vector<uint64_t> parked_until_;            // per warp slot: parked while cycle < this
   bool no_issue_veto_ = false;                    // no policy/allocator can veto issue: memory and structural stalls may park
-  uint32_t memory_parked_ = 0;                    // warps parked as kMemory (upper bound)
   std::vector<CtaState> ctas_;
   std::vector<uint32_t> pending_ctas_;            // CTA slots waiting for the next edge
   std::vector<uint32_t> sched_live_;              // live warps per scheduler

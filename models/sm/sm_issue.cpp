@@ -58,7 +58,10 @@ void Sm::issue_stage(uint64_t c) {
         if (parked == kParkedDead) continue;
         if (parked != kIssued) {
           const uint64_t until = parked_until_[slot];
-          if (c < until) {
+          // A warp parked behind the LD/ST backlog stays parked while the
+          // backlog is not empty (it would only find it busy again).
+          const bool holds = until == kNever && parked == kMemory ? backlog_head_ < backlog_.size() : c < until;
+          if (holds) {
             // Nothing it waits for has happened: same stall as when parked.
             if (until != kNever) structural_wake_ = std::min(structural_wake_, until);
             if (policy_wants_stalls_) policy_->on_stall(slot, warps_[slot].last_stall, c);
@@ -168,10 +171,7 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   }
   if (mem && backlog_head_ < backlog_.size()) {
     stall = StallKind::Memory;
-    if (no_issue_veto_) {
-      park(slot, kMemory);
-      ++memory_parked_;
-    }
+    if (no_issue_veto_) park(slot, kMemory);
     return kMemory;
   }
   return kIssued;
@@ -405,12 +405,6 @@ void Sm::issue_memory(uint32_t slot, WarpState& w, CtaState& cs, const functiona
   if (has_fixed) events_.push({fixed_done, event_seq_++, kNone, op, &info});
 }
 
-void Sm::unpark_memory_waiters() {
-  if (memory_parked_ == 0) return;
-  for (uint32_t slot = 0; slot < max_warps_; ++slot) unpark(slot, kMemory);
-  memory_parked_ = 0;
-}
-
 void Sm::send_transactions(uint64_t c) {
   if (backlog_head_ >= backlog_.size()) return;
   const Txn& t = backlog_[backlog_head_];
@@ -457,7 +451,6 @@ void Sm::send_transactions(uint64_t c) {
   if (backlog_head_ == backlog_.size()) {
     backlog_.clear();
     backlog_head_ = 0;
-    unpark_memory_waiters();
   }
   port.send_request(*tr);
 }
