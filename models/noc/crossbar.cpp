@@ -88,6 +88,7 @@ bool Crossbar::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
     return true;
   }
   ++stats_.request.input_stalls;
+  ++held_requests_;
   return false;
 }
 
@@ -96,6 +97,7 @@ bool Crossbar::on_response(unsigned port, tlm::tlm_generic_payload& trans) {
     return true;
   }
   ++stats_.reply.input_stalls;
+  ++held_replies_;
   return false;
 }
 
@@ -108,41 +110,57 @@ void Crossbar::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_n
 uint64_t Crossbar::tick(uint64_t c) {
   // Packets at the output ports leave first (one per port per cycle), so the
   // buffer space they free can be granted in the same cycle.
-  for (unsigned j = 0; j < down_.size(); ++j) {
-    if (req_.output_ready(j, c) && down_[j]->request_ready()) {
-      down_[j]->send_request(*req_.pop_output(j).trans);
+  // (The per-port scans are skipped when their switch side is empty or
+  // nothing is held.)
+  if (!req_.outputs_empty()) {
+    for (unsigned j = 0; j < down_.size(); ++j) {
+      if (req_.output_ready(j, c) && down_[j]->request_ready()) {
+        down_[j]->send_request(*req_.pop_output(j).trans);
+      }
     }
   }
-  for (unsigned i = 0; i < up_.size(); ++i) {
-    if (rep_.output_ready(i, c) && up_[i]->response_ready()) {
-      up_[i]->send_response(*rep_.pop_output(i).trans);
+  if (!rep_.outputs_empty()) {
+    for (unsigned i = 0; i < up_.size(); ++i) {
+      if (rep_.output_ready(i, c) && up_[i]->response_ready()) {
+        up_[i]->send_response(*rep_.pop_output(i).trans);
+      }
     }
   }
   req_.arbitrate(c);
   rep_.arbitrate(c);
   // Held senders whose input buffer has room again.
-  for (unsigned i = 0; i < up_.size(); ++i) {
-    tlm::tlm_generic_payload* held = up_[i]->held_request();
-    if (held != nullptr && admit_request(i, *held, c + 1)) {
-      up_[i]->accept_request();
+  if (held_requests_ != 0) {
+    for (unsigned i = 0; i < up_.size(); ++i) {
+      tlm::tlm_generic_payload* held = up_[i]->held_request();
+      if (held != nullptr && admit_request(i, *held, c + 1)) {
+        up_[i]->accept_request();
+        --held_requests_;
+      }
     }
   }
-  for (unsigned j = 0; j < down_.size(); ++j) {
-    tlm::tlm_generic_payload* held = down_[j]->held_response();
-    if (held != nullptr && admit_reply(j, *held, c + 1)) {
-      down_[j]->accept_response();
+  if (held_replies_ != 0) {
+    for (unsigned j = 0; j < down_.size(); ++j) {
+      tlm::tlm_generic_payload* held = down_[j]->held_response();
+      if (held != nullptr && admit_reply(j, *held, c + 1)) {
+        down_[j]->accept_response();
+        --held_replies_;
+      }
     }
   }
 
   uint64_t next = std::min(req_.next_grant_cycle(c), rep_.next_grant_cycle(c));
-  for (unsigned j = 0; j < down_.size(); ++j) {
-    if (!req_.output_empty(j) && down_[j]->request_ready()) {
-      next = std::min(next, std::max(req_.output_head(j).ready, c + 1));
+  if (!req_.outputs_empty()) {
+    for (unsigned j = 0; j < down_.size(); ++j) {
+      if (!req_.output_empty(j) && down_[j]->request_ready()) {
+        next = std::min(next, std::max(req_.output_head(j).ready, c + 1));
+      }
     }
   }
-  for (unsigned i = 0; i < up_.size(); ++i) {
-    if (!rep_.output_empty(i) && up_[i]->response_ready()) {
-      next = std::min(next, std::max(rep_.output_head(i).ready, c + 1));
+  if (!rep_.outputs_empty()) {
+    for (unsigned i = 0; i < up_.size(); ++i) {
+      if (!rep_.output_empty(i) && up_[i]->response_ready()) {
+        next = std::min(next, std::max(rep_.output_head(i).ready, c + 1));
+      }
     }
   }
   return next == std::numeric_limits<uint64_t>::max() ? kSleep : next;

@@ -72,6 +72,8 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
   XbarSwitch req_;
   XbarSwitch rep_;
   AddressMap map_;
+  uint32_t held_requests_ = 0;  // requests refused at an input (END_REQ pending)
+  uint32_t held_replies_ = 0;   // responses refused at an input (END_RESP pending)
   std::vector<std::unique_ptr<AtTargetPort>> up_;
   std::vector<std::unique_ptr<AtInitiatorPort>> down_;
 };

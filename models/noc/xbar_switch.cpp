@@ -42,6 +42,7 @@ void XbarSwitch::arbitrate(uint64_t c) {
         ++stats_->packets;
         stats_->flits += out.flits;
         out_q_[out.dst].push_back(out);
+        ++queued_out_;
       }
     }
     return;
@@ -97,6 +98,7 @@ void XbarSwitch::arbitrate(uint64_t c) {
       in_q_[i].pop_front();
       --queued_in_;
       out_q_[o].push_back(out);
+      ++queued_out_;
       break;
     }
   }
@@ -131,12 +133,14 @@ uint32_t XbarSwitch::arrived_flits(unsigned out, uint64_t c) const {
 XbarPacket XbarSwitch::pop_output(unsigned out) {
   XbarPacket p = out_q_[out].front();
   out_q_[out].pop_front();
+  --queued_out_;
   out_used_[out] -= p.flits;
   return p;
 }
 
 uint64_t XbarSwitch::next_grant_cycle(uint64_t c) const {
   uint64_t next = std::numeric_limits<uint64_t>::max();
+  if (queued_in_ == 0) return next;
   for (unsigned i = 0; i < p_.ports_in; ++i) {
     if (in_q_[i].empty()) {
       continue;

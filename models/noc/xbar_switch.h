@@ -60,6 +60,10 @@ class XbarSwitch {
     return !out_q_[out].empty() && out_q_[out].front().ready <= cycle;
   }
   bool output_empty(unsigned out) const { return out_q_[out].empty(); }
+  // No packet at any output / in any input buffer (lets the module skip its
+  // per-port scans).
+  bool outputs_empty() const { return queued_out_ == 0; }
+  bool inputs_empty() const { return queued_in_ == 0; }
   const XbarPacket& output_head(unsigned out) const { return out_q_[out].front(); }
   XbarPacket pop_output(unsigned out);
 
@@ -86,6 +90,7 @@ class XbarSwitch {
   std::vector<uint32_t> rr_;  // per output: input granted last
   std::vector<uint64_t> granted_at_;  // per input: cycle of its last grant (stall accounting)
   std::size_t queued_in_ = 0;         // packets in all input buffers
+  std::size_t queued_out_ = 0;        // packets in all output queues (pipeline + buffer)
   std::vector<uint64_t> candidates_;  // per output: inputs whose ready head wants it (ports_in <= 64)
 };
 
