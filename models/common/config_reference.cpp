@@ -140,7 +140,10 @@ const char* const kDecisions[] = {
     "interleave every 256 bytes (`dramid@8`); inside a channel consecutive 256-byte chunks change bank "
     "(`gpu.dram.bank_interleave_bytes`), approximating GPGPU-Sim's bit mapping.",
     "**Memory-partition queues** take GPGPU-Sim 3.x's defaults (`-gpgpu_dram_partition_queues 8:8:8:8`), which "
-    "neither Fermi config overrides.",
+    "neither Fermi config overrides. A cache's hit latency (`hit_latency`; 120 cycles for the L2, GPGPU-Sim's "
+    "ROP delay queue) is a pipeline in front of its response queue, as in GPGPU-Sim, where the ROP queue has no "
+    "bound: an 8-entry response queue holding responses for their whole 120-cycle latency would cap a slice at 8 "
+    "hits per 120 cycles (until 2026-11-22 simtlm did that; memory-bound workloads ran 30-65 % more cycles).",
     "**Two-level scheduler defaults** are Narasiman's original (fetch group 8, round-robin inside and across "
     "groups). Rogers' best two-level configuration is active_set_size 2 with gto/gto; set it per study.",
     "**Simulation controls.** `sim.watchdog_cycles` = 1,000,000 core cycles without a retired instruction ends the "

@@ -425,7 +425,7 @@ std::vector<ConfigKey> build_schema() {
                 "Queue from the interconnect into each slice.",
                 "GPGPU-Sim 3.x default -gpgpu_dram_partition_queues 8:8:8:8 (icnt->L2)"));
   t.push_back(U("gpu.l2.response_queue_entries", 8, 8, "requests", 1, 65536,
-                "Queue from each slice back to the interconnect.",
+                "Queue from each slice back to the interconnect (responses that have left the hit_latency pipeline).",
                 "GPGPU-Sim 3.x default -gpgpu_dram_partition_queues 8:8:8:8 (L2->icnt)"));
   t.push_back(E("gpu.l2.slice_hash", "linear", "linear", {"linear", "xor"},
                 "Address -> slice: linear (chunk index modulo slices) or an XOR fold of higher address bits.",

@@ -45,13 +45,16 @@ std::vector<std::string> split_dots(const std::string& s) {
   }
 }
 
-bool segment_matches(const std::string& p, const std::string& n) {
-  if (p == "*") return true;
-  std::size_t i = 0, j = 0;
-  while (i < p.size() && j < n.size()) {
-    if (p.compare(i, 3, "[*]") == 0 && n[j] == '[') {
+// Segment [pb, pe) of the pattern against segment [nb, ne) of the name,
+// without copying either (this runs for every name x pattern pair).
+bool segment_matches(const std::string& p, std::size_t pb, std::size_t pe, const std::string& n, std::size_t nb,
+                     std::size_t ne) {
+  if (pe - pb == 1 && p[pb] == '*') return true;
+  std::size_t i = pb, j = nb;
+  while (i < pe && j < ne) {
+    if (pe - i >= 3 && p.compare(i, 3, "[*]") == 0 && n[j] == '[') {
       const std::size_t close = n.find(']', j);
-      if (close == std::string::npos) return false;
+      if (close == std::string::npos || close >= ne) return false;
       i += 3;
       j = close + 1;
       continue;
@@ -60,7 +63,7 @@ bool segment_matches(const std::string& p, const std::string& n) {
     ++i;
     ++j;
   }
-  return i == p.size() && j == n.size();
+  return i == pe && j == ne;
 }
 
 }  // namespace
@@ -92,12 +95,17 @@ std::string collapse_indices(const std::string& name) {
 }  // namespace detail
 
 bool name_matches(const std::string& pattern, const std::string& name) {
-  const std::vector<std::string> p = split_dots(pattern), n = split_dots(name);
-  if (p.size() != n.size()) return false;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!segment_matches(p[i], n[i])) return false;
+  std::size_t pb = 0, nb = 0;
+  for (;;) {
+    const std::size_t pd = pattern.find('.', pb), nd = name.find('.', nb);
+    const std::size_t pe = pd == std::string::npos ? pattern.size() : pd;
+    const std::size_t ne = nd == std::string::npos ? name.size() : nd;
+    if (!segment_matches(pattern, pb, pe, name, nb, ne)) return false;
+    const bool plast = pd == std::string::npos, nlast = nd == std::string::npos;
+    if (plast || nlast) return plast && nlast;  // same number of segments
+    pb = pd + 1;
+    nb = nd + 1;
   }
-  return true;
 }
 
 bool natural_less(const std::string& a, const std::string& b) {
