@@ -215,6 +215,11 @@ TEST(Cache, BlockedLookupCountsFailsWhenStatisticsAreReadMidBlock) {
   b.run(8 * kP);
   EXPECT_EQ(b.cache.stats().reservation_fails, 8u - 3u);
   EXPECT_EQ(b.cache.stats().fail_merge_limit, 8u - 3u);
+  // The deadlock-report line names the blocked head and why.
+  const std::string state = b.cache.describe_state();
+  EXPECT_NE(state.find("1 request(s) waiting for lookup (head blocked: MSHR merge limit)"), std::string::npos)
+      << state;
+  EXPECT_NE(state.find("1 MSHR(s) in use"), std::string::npos) << state;
   b.run(30);
   ASSERT_TRUE(b.init.all_responded());
   EXPECT_EQ(b.cache.stats().reservation_fails, fill_cycle(1) - 3);

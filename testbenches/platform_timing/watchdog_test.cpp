@@ -26,6 +26,8 @@ TEST(Watchdog, DeadlockIsReportedNotHung) {
     EXPECT_NE(msg.find("deadlock"), std::string::npos) << msg;
     EXPECT_NE(msg.find("sm[0]"), std::string::npos) << msg;
     EXPECT_NE(msg.find("barrier"), std::string::npos) << msg;
+    // The SM's L1D queues and ports are part of the report.
+    EXPECT_NE(msg.find("sm[0].l1d: 0 request(s) waiting for lookup"), std::string::npos) << msg;
   }
 }
 
