@@ -123,10 +123,6 @@ void AtInitiatorPort::accept_response() {
   sc_assert(held_ != nullptr);
   tlm::tlm_generic_payload& trans = *held_;
   held_ = nullptr;
-  accept_held_end(trans);
-}
-
-void AtInitiatorPort::accept_held_end(tlm::tlm_generic_payload& trans) {
   end_response(trans);
   if (trans.has_mm()) {
     trans.release();  // the reference taken when it was held

@@ -76,7 +76,6 @@ class AtInitiatorPort {
   bool offer_response(tlm::tlm_generic_payload& trans);
   // Sends END_RESP (unless the target completed the transaction itself).
   void end_response(tlm::tlm_generic_payload& trans);
-  void accept_held_end(tlm::tlm_generic_payload& trans);
   void protocol_error(const char* what) const;
 
   Listener& listener_;

@@ -111,14 +111,6 @@ bool response_carries_data(const tlm::tlm_generic_payload& trans, const MemExten
 
 uint64_t transfer_bytes(tlm::tlm_generic_payload& trans) { return transfer_bytes(trans, find_mem_ext(trans)); }
 
-bool request_carries_data(tlm::tlm_generic_payload& trans) {
-  return request_carries_data(trans, find_mem_ext(trans));
-}
-
-bool response_carries_data(tlm::tlm_generic_payload& trans) {
-  return response_carries_data(trans, find_mem_ext(trans));
-}
-
 uint64_t request_data_bytes(tlm::tlm_generic_payload& trans) {
   const MemExtension* ext = find_mem_ext(trans);
   return request_carries_data(trans, ext) ? transfer_bytes(trans, ext) : 0;

@@ -73,12 +73,9 @@ uint32_t sector_mask_of(tlm::tlm_generic_payload& trans, uint32_t line_bytes, ui
 uint64_t transfer_bytes(tlm::tlm_generic_payload& trans);
 inline unsigned popcount32(uint32_t v) { return static_cast<unsigned>(__builtin_popcount(v)); }
 
-// True for transactions that carry data toward memory (stores, atomics,
-// writebacks) and for those whose responses carry data back (reads, atomics).
-bool request_carries_data(tlm::tlm_generic_payload& trans);
-bool response_carries_data(tlm::tlm_generic_payload& trans);
-// transfer_bytes() when the request (response) carries data, else 0, with
-// one extension lookup (hot path of every link and port).
+// transfer_bytes() when the request carries data toward memory (stores,
+// atomics, writebacks) / when the response carries data back (reads,
+// atomics), else 0; one extension lookup (hot path of every link and port).
 uint64_t request_data_bytes(tlm::tlm_generic_payload& trans);
 uint64_t response_data_bytes(tlm::tlm_generic_payload& trans);
 

@@ -18,22 +18,19 @@
 
 #include "runtime/device_impl.h"
 #include "simtlm/device.h"
+#include "testbenches/workloads/workload_harness.h"
 #include "workloads/common/outputs.h"
 #include "workloads/workload.h"
 
 namespace simtlm::workloads::suite {
 
-inline std::unique_ptr<Workload> make(const std::string& name) {
-  auto w = WorkloadRegistry::create(name);
-  EXPECT_NE(w, nullptr) << "workload '" << name << "' is not registered";
-  return w;
-}
+using testing::make_workload;
 
 inline void expect_small_passes(const std::string& name, uint64_t seed = 1) {
   DeviceOptions opts;
   opts.backend = Backend::Functional;
   Device dev(opts);
-  auto w = make(name);
+  auto w = make_workload(name);
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->info().name, name);
   ASSERT_NE(dynamic_cast<HasOutputs*>(w.get()), nullptr);
@@ -73,7 +70,7 @@ inline SmallRun run_small(const std::string& name, unsigned warp_size = 32) {
   opts.warp_size = warp_size;
   Device dev(opts);
   SmallRun out;
-  auto w = make(name);
+  auto w = make_workload(name);
   if (!w) return out;
   w->setup(dev, Size::Small, 1);
   for (const LaunchStats& s : w->run(dev)) {
@@ -113,31 +110,19 @@ inline void expect_warp_width_independent(const std::string& name) {
   }
 }
 
-// Changes the middle element of the first output buffer so that it differs
-// from any tolerable value (float: v + 1 + |v|; integers: v + 1).
+// Corrupts one output (testing::corrupt_one_output) and expects check() to
+// report the mismatch.
 inline void expect_corruption_detected(const std::string& name) {
   DeviceOptions opts;
   opts.backend = Backend::Functional;
   Device dev(opts);
-  auto w = make(name);
+  auto w = make_workload(name);
   ASSERT_NE(w, nullptr);
   w->setup(dev, Size::Small, 1);
   w->run(dev);
   const CheckResult good = w->check(dev);
   ASSERT_TRUE(good.passed) << good.detail;
-  const OutputBuffer b = dynamic_cast<HasOutputs&>(*w).outputs().at(0);
-  const DevicePtr p = b.ptr + (b.count / 2) * 4;
-  if (b.type == ElemType::F32) {
-    float v = 0;
-    dev.memcpy_to_host(&v, p, 4);
-    v = v + 1.0f + (v < 0 ? -v : v);
-    dev.memcpy_to_device(p, &v, 4);
-  } else {
-    uint32_t v = 0;
-    dev.memcpy_to_host(&v, p, 4);
-    v += 1;
-    dev.memcpy_to_device(p, &v, 4);
-  }
+  testing::corrupt_one_output(dev, *w);
   const CheckResult bad = w->check(dev);
   EXPECT_FALSE(bad.passed) << bad.detail;
   EXPECT_NE(bad.detail.find("mismatch"), std::string::npos) << bad.detail;
@@ -154,7 +139,7 @@ struct Occupancy {
 inline Occupancy c2050_occupancy(const std::string& workload, const std::string& kernel,
                                  uint32_t threads_per_cta, uint32_t smem_per_sm = 48 * 1024) {
   Device dev;
-  auto w = make(workload);
+  auto w = make_workload(workload);
   Occupancy o;
   if (!w) return o;
   const ModuleHandle h =
