@@ -17,6 +17,7 @@ class GtoPolicy : public Policy {
   void warp_added(const WarpInfo& warp) override;
   void warp_removed(uint32_t slot) override;
   void order(unsigned scheduler, uint64_t cycle, std::vector<uint32_t>& out) override;
+  bool order_changes_only_on_events() const override { return true; }
   void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) override;
   std::string describe(unsigned scheduler) const override;
 

@@ -93,6 +93,12 @@ class Policy {
   // allows must also override this). When false the SM skips the call and
   // may park warps stalled on memory (models/sm/sm.h).
   virtual bool vetoes_issue() const { return false; }
+  // True when order() depends only on state changed by the event calls
+  // (warp_added/removed, on_issue, on_barrier, on_cta_launch/exit), never on
+  // the cycle or on cache events. The SM then skips re-scanning a scheduler
+  // whose warps are all parked (models/sm/sm.h, ScanMemo). The default is the
+  // safe answer for a policy that does not say.
+  virtual bool order_changes_only_on_events() const { return false; }
   // Events.
   virtual void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) {
     (void)slot, (void)scheduler, (void)cls, (void)cycle;

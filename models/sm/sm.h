@@ -265,13 +265,46 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   void park(uint32_t slot, uint8_t reason) {
     parked_[slot] = reason;
     parked_until_[slot] = kNever;
+    forget_scan(slot);
   }
   void park_until(uint32_t slot, uint8_t reason, uint64_t cycle) {
     parked_[slot] = reason;
     parked_until_[slot] = cycle;
+    forget_scan(slot);
   }
   void unpark(uint32_t slot, uint8_t reason) {
-    if (parked_[slot] == reason) parked_[slot] = kIssued;
+    if (parked_[slot] == reason) {
+      parked_[slot] = kIssued;
+      forget_scan(slot);
+    }
+  }
+
+  // Scan memo: when a scheduler's issue scan issued nothing and every warp it
+  // offered was parked, the next scan repeats that result (same reason, same
+  // structural wake-up) until one of those parks can change: a park or unpark
+  // of one of its warps (which also covers warps arriving and leaving), a
+  // structural park running out (memo_until), or the LD/ST backlog emptying
+  // when a warp is parked behind it (memo_needs_backlog). Used only when the
+  // scan has no other effects: nothing can veto issue, the policy takes no
+  // stall events and its order changes only through events.
+  struct ScanMemo {
+    bool valid = false;
+    bool needs_backlog = false;
+    uint64_t until = kNever;
+  };
+  void forget_scan(uint32_t slot) { scan_memo_[warps_[slot].scheduler].valid = false; }
+  // Records a warp the scan left parked: its structural deadline, or that it
+  // waits behind the LD/ST backlog.
+  void note_parked(uint32_t slot, uint64_t& until, bool& needs_backlog) const {
+    const uint64_t u = parked_until_[slot];
+    if (u != kNever) {
+      until = std::min(until, u);
+    } else if (parked_[slot] == kMemory) {
+      needs_backlog = true;
+    }
+  }
+  bool memo_holds(const ScanMemo& m, uint64_t c) const {
+    return m.valid && c < m.until && (!m.needs_backlog || backlog_head_ < backlog_.size());
   }
   uint32_t slot_of(const WarpState& w) const { return static_cast<uint32_t>(&w - warps_.data()); }
 
@@ -302,6 +335,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   std::vector<uint8_t> parked_;                   // per warp slot, see park()
   std::vector<uint64_t> parked_until_;            // per warp slot: parked while cycle < this
   bool no_issue_veto_ = false;                    // no policy/allocator can veto issue: memory and structural stalls may park
+  bool scan_memo_usable_ = false;                 // see ScanMemo
+  std::vector<ScanMemo> scan_memo_;               // per scheduler
   std::vector<CtaState> ctas_;
   std::vector<uint32_t> pending_ctas_;            // CTA slots waiting for the next edge
   std::vector<uint32_t> sched_live_;              // live warps per scheduler

@@ -50,6 +50,16 @@ void Sm::issue_stage(uint64_t c) {
   for (uint32_t s = 0; s < p_.schedulers; ++s) {
     uint8_t best = kIdle;
     bool issued = false;
+    ScanMemo& memo = scan_memo_[s];
+    if (sched_live_[s] > 0 && memo_holds(memo, c)) {
+      // Same result as the last scan (see ScanMemo), without walking the warps.
+      if (memo.until != kNever) structural_wake_ = std::min(structural_wake_, memo.until);
+      ++slot_counter(last_reason_[s]);
+      continue;
+    }
+    bool all_parked = true;
+    bool needs_backlog = false;
+    uint64_t memo_until = kNever;
     if (sched_live_[s] > 0) {
       policy_->order(s, c, order_buf_);
       for (uint32_t slot : order_buf_) {
@@ -64,6 +74,7 @@ void Sm::issue_stage(uint64_t c) {
           if (holds) {
             // Nothing it waits for has happened: same stall as when parked.
             if (until != kNever) structural_wake_ = std::min(structural_wake_, until);
+            note_parked(slot, memo_until, needs_backlog);
             if (policy_wants_stalls_) policy_->on_stall(slot, warps_[slot].last_stall, c);
             if (reason_priority(parked) > reason_priority(best)) best = parked;
             continue;
@@ -84,9 +95,17 @@ void Sm::issue_stage(uint64_t c) {
         warps_[slot].last_stall = stall;
         if (policy_wants_stalls_) policy_->on_stall(slot, stall, c);
         if (reason_priority(r) > reason_priority(best)) best = r;
+        if (parked_[slot] == kIssued) {
+          all_parked = false;  // a stall that does not park (e.g. barrier release delay)
+        } else {
+          note_parked(slot, memo_until, needs_backlog);
+        }
       }
     }
     const uint8_t reason = issued ? static_cast<uint8_t>(kIssued) : best;
+    memo.valid = scan_memo_usable_ && sched_live_[s] > 0 && !issued && all_parked;
+    memo.until = memo_until;
+    memo.needs_backlog = needs_backlog;
     last_reason_[s] = reason;
     ++slot_counter(reason);
   }

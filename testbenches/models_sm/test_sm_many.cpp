@@ -1,13 +1,8 @@
-// Simulation speed of the SM model: 15 SMs (each with its L1D and a fixed-
-// latency memory) run a loop kernel mixing loads and floating-point work.
-// The target is >= 500k simulated warp instructions per host second; the
-// test fails only below a much lower floor so that a loaded CI machine does
-// not make it flaky, and prints the measured rate.
+// 15 SMs (each with its L1D and a fixed-latency memory) sharing one clock
+// dispatcher run a loop kernel mixing loads and floating-point work to the
+// same instruction counts as the functional model. Simulation speed is a
+// benchmark (bench/run_timing_bench.sh, docs/performance.md), not a test.
 #include <gtest/gtest.h>
-
-#include <chrono>
-#include <cstdio>
-#include <ctime>
 
 #include "testbenches/models_sm/sm_harness.h"
 
@@ -51,7 +46,7 @@ LOOP:
 }
 )PTX";
 
-TEST(SmSpeed, FifteenSmsSimulateAtLeastTheFloorRate) {
+TEST(SmMany, FifteenSmsRunALoadLoopKernelToTheFunctionalCounts) {
   constexpr unsigned kSms = 15;
   std::vector<std::unique_ptr<SmBench>> benches;
   for (unsigned i = 0; i < kSms; ++i) {
@@ -65,25 +60,14 @@ TEST(SmSpeed, FifteenSmsSimulateAtLeastTheFloorRate) {
     const uint64_t buf = b->upload(std::vector<float>(ctas * threads, 0.5f));
     b->launch("mix", dim(ctas), dim(threads), Args().add(buf).add(iters));
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t c0 = std::clock();
   sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
-  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  uint64_t insts = 0, cycles = 0;
   for (auto& b : benches) {
     ASSERT_TRUE(b->all_done());
     SmStats& s = b->sm().stats();
     EXPECT_EQ(s.warp_instructions, b->reference.warp_instructions);
-    insts += s.warp_instructions;
-    cycles = std::max(cycles, s.active_cycles);
+    EXPECT_EQ(s.thread_instructions, b->reference.thread_instructions);
+    EXPECT_EQ(s.ctas_completed, ctas);
   }
-  // CPU time: other jobs sharing the machine do not count against the model.
-  const double rate = static_cast<double>(insts) / (cpu > 0 ? cpu : secs);
-  std::printf("[ speed    ] %u SMs: %llu warp instructions, %llu cycles, %.3f s CPU (%.3f s wall) = %.0f warp "
-              "instructions per CPU second\n",
-              kSms, static_cast<unsigned long long>(insts), static_cast<unsigned long long>(cycles), cpu, secs, rate);
-  EXPECT_GT(rate, 100000.0);
 }
 
 }  // namespace
