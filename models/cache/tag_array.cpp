@@ -13,12 +13,19 @@ TagArray::TagArray(const CacheParams& params)
   while ((1u << set_bits_) < sets_) {
     ++set_bits_;
   }
+  const auto is_pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
+  const uint64_t divisor = uint64_t(line_bytes_) * index_divisor_;
+  pow2_ = is_pow2(divisor) && is_pow2(sets_);
+  if (pow2_) {
+    number_shift_ = static_cast<uint32_t>(__builtin_ctzll(divisor));
+    set_mask_ = sets_ - 1;
+  }
 }
 
 uint32_t TagArray::set_of(uint64_t line_addr) const {
-  uint64_t line_number = line_addr / line_bytes_ / index_divisor_;
+  uint64_t line_number = pow2_ ? line_addr >> number_shift_ : line_addr / line_bytes_ / index_divisor_;
   if (set_index_ == SetIndex::Linear || set_bits_ == 0) {
-    return static_cast<uint32_t>(line_number % sets_);
+    return static_cast<uint32_t>(pow2_ ? line_number & set_mask_ : line_number % sets_);
   }
   // XOR fold: every set_bits-wide field of the line number is XORed into the
   // index, so power-of-two strides spread over the sets.
@@ -28,7 +35,7 @@ uint32_t TagArray::set_of(uint64_t line_addr) const {
     h ^= line_number & field;
     line_number >>= set_bits_;
   }
-  return static_cast<uint32_t>(h % sets_);
+  return static_cast<uint32_t>(pow2_ ? h & set_mask_ : h % sets_);
 }
 
 CacheLine* TagArray::find(uint64_t line_addr) {

@@ -57,6 +57,11 @@ class TagArray {
   ReplacementPolicy replacement_;
   SetIndex set_index_;
   uint32_t set_bits_ = 0;
+  // Power-of-two geometries (all presets) index with shifts and a mask
+  // instead of 64-bit divisions: lookups are on every cache's hot path.
+  bool pow2_ = false;
+  uint32_t number_shift_ = 0;  // log2(line_bytes * index_divisor)
+  uint64_t set_mask_ = 0;      // sets - 1
   uint64_t clock_ = 0;
   std::vector<CacheLine> lines_;
 };

@@ -23,7 +23,7 @@ void GtoPolicy::warp_removed(uint32_t slot) {
   s.stale = true;
 }
 
-void GtoPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& out) {
+const std::vector<uint32_t>& GtoPolicy::order(unsigned scheduler, uint64_t) {
   Sched& s = sched_[scheduler];
   if (s.stale) {
     s.order.clear();
@@ -33,7 +33,7 @@ void GtoPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& out) 
     }
     s.stale = false;
   }
-  out.assign(s.order.begin(), s.order.end());
+  return s.order;
 }
 
 void GtoPolicy::on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass, uint64_t) {

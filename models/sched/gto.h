@@ -16,7 +16,7 @@ class GtoPolicy : public Policy {
   const char* name() const override { return "gto"; }
   void warp_added(const WarpInfo& warp) override;
   void warp_removed(uint32_t slot) override;
-  void order(unsigned scheduler, uint64_t cycle, std::vector<uint32_t>& out) override;
+  const std::vector<uint32_t>& order(unsigned scheduler, uint64_t cycle) override;
   bool order_changes_only_on_events() const override { return true; }
   void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) override;
   std::string describe(unsigned scheduler) const override;

@@ -11,19 +11,24 @@ void LrrPolicy::warp_added(const WarpInfo& warp) {
   owner_[warp.slot] = warp.scheduler;
   auto& v = sched_[warp.scheduler].warps;
   v.insert(std::upper_bound(v.begin(), v.end(), warp.slot), warp.slot);
+  sched_[warp.scheduler].stale = true;
 }
 
 void LrrPolicy::warp_removed(uint32_t slot) {
   auto& v = sched_[owner_[slot]].warps;
   auto it = std::lower_bound(v.begin(), v.end(), slot);
   if (it != v.end() && *it == slot) v.erase(it);
+  sched_[owner_[slot]].stale = true;
 }
 
-void LrrPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& out) {
+const std::vector<uint32_t>& LrrPolicy::order(unsigned scheduler, uint64_t) {
+  Sched& s = sched_[scheduler];
+  std::vector<uint32_t>& out = s.order;
+  if (!s.stale) return out;
+  s.stale = false;
   out.clear();
-  const Sched& s = sched_[scheduler];
   const auto& v = s.warps;
-  if (v.empty()) return;
+  if (v.empty()) return out;
   // First warp after the last issuer (by slot), wrapping around.
   size_t start = 0;
   if (s.last >= 0) {
@@ -32,10 +37,15 @@ void LrrPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& out) 
   }
   out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(start), v.end());
   out.insert(out.end(), v.begin(), v.begin() + static_cast<std::ptrdiff_t>(start));
+  return out;
 }
 
 void LrrPolicy::on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass, uint64_t) {
-  sched_[scheduler].last = slot;
+  Sched& s = sched_[scheduler];
+  if (s.last != static_cast<int64_t>(slot)) {
+    s.last = slot;
+    s.stale = true;
+  }
 }
 
 std::string LrrPolicy::describe(unsigned scheduler) const {

@@ -15,7 +15,7 @@ class LrrPolicy : public Policy {
   const char* name() const override { return "lrr"; }
   void warp_added(const WarpInfo& warp) override;
   void warp_removed(uint32_t slot) override;
-  void order(unsigned scheduler, uint64_t cycle, std::vector<uint32_t>& out) override;
+  const std::vector<uint32_t>& order(unsigned scheduler, uint64_t cycle) override;
   bool order_changes_only_on_events() const override { return true; }
   void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) override;
   std::string describe(unsigned scheduler) const override;
@@ -24,6 +24,10 @@ class LrrPolicy : public Policy {
   struct Sched {
     std::vector<uint32_t> warps;  // slots, ascending
     int64_t last = -1;            // slot that issued last (-1: none yet)
+    // The order only changes with the warp set or the last issuer: kept
+    // between cycles instead of rebuilt on every call.
+    std::vector<uint32_t> order;
+    bool stale = true;
   };
   std::vector<Sched> sched_;
   std::vector<uint32_t> owner_;   // slot -> scheduler

@@ -79,8 +79,10 @@ class Policy {
   virtual void warp_removed(uint32_t slot) = 0;
 
   // Warps of `scheduler` in priority order for `cycle` (only warps the policy
-  // wants offered). `out` is cleared first; the SM reuses it every cycle.
-  virtual void order(unsigned scheduler, uint64_t cycle, std::vector<uint32_t>& out) = 0;
+  // wants offered). The list is the policy's own buffer, valid until the next
+  // order() call; event calls made while the SM walks it must not change it
+  // (keep the working state apart and rebuild the list in order()).
+  virtual const std::vector<uint32_t>& order(unsigned scheduler, uint64_t cycle) = 0;
 
   // False vetoes instruction class `cls` for warp `slot` this cycle.
   virtual bool allows(uint32_t slot, functional::ExecClass cls) const {

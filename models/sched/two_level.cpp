@@ -75,11 +75,12 @@ void TwoLevelPolicy::warp_removed(uint32_t slot) {
   promote(s);
 }
 
-void TwoLevelPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& out) {
+const std::vector<uint32_t>& TwoLevelPolicy::order(unsigned scheduler, uint64_t) {
+  std::vector<uint32_t>& out = order_;
   out.clear();
   const Sched& s = sched_[scheduler];
   const auto& v = s.active;
-  if (v.empty()) return;
+  if (v.empty()) return out;
   if (inner_gto_) {
     if (s.last >= 0 && std::binary_search(v.begin(), v.end(), static_cast<uint32_t>(s.last))) {
       out.push_back(static_cast<uint32_t>(s.last));
@@ -90,7 +91,7 @@ void TwoLevelPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& 
     }
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
               [this](uint32_t a, uint32_t b) { return age_[a] < age_[b]; });
-    return;
+    return out;
   }
   size_t start = 0;
   if (s.last >= 0) {
@@ -99,6 +100,7 @@ void TwoLevelPolicy::order(unsigned scheduler, uint64_t, std::vector<uint32_t>& 
   }
   out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(start), v.end());
   out.insert(out.end(), v.begin(), v.begin() + static_cast<std::ptrdiff_t>(start));
+  return out;
 }
 
 void TwoLevelPolicy::on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass, uint64_t) {

@@ -23,7 +23,7 @@ class TwoLevelPolicy : public Policy {
   const char* name() const override { return "two_level"; }
   void warp_added(const WarpInfo& warp) override;
   void warp_removed(uint32_t slot) override;
-  void order(unsigned scheduler, uint64_t cycle, std::vector<uint32_t>& out) override;
+  const std::vector<uint32_t>& order(unsigned scheduler, uint64_t cycle) override;
   void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) override;
   bool wants_stall_events() const override { return true; }
   void on_stall(uint32_t slot, StallKind kind, uint64_t cycle) override;
@@ -39,6 +39,7 @@ class TwoLevelPolicy : public Policy {
     std::deque<uint32_t> pending;  // demotion/arrival order
     int64_t last = -1;             // last issuer
   };
+  std::vector<uint32_t> order_;  // the list order() returns
   void promote(Sched& s, int64_t exclude = -1);
   void demote(Sched& s, uint32_t slot);
 

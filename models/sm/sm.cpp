@@ -97,7 +97,6 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   cu_free_[static_cast<unsigned>(CollectorSet::Alu)].assign(p_.collector_units, 0);
   cu_free_[static_cast<unsigned>(CollectorSet::Sfu)].assign(p_.collector_units_sfu, 0);
   cu_free_[static_cast<unsigned>(CollectorSet::Mem)].assign(p_.collector_units_mem, 0);
-  order_buf_.reserve(max_warps_);
   memops_.reserve(256);
   free_memops_.reserve(256);
   backlog_.reserve(256);

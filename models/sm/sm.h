@@ -360,7 +360,6 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   uint32_t fetch_wanted_ = 0;                     // warps with an empty I-buffer and no fetch
   uint32_t fetch_rr_ = 0;
   std::vector<uint32_t> cta_check_;               // CTA slots that may have completed
-  std::vector<uint32_t> order_buf_;
   std::vector<std::shared_ptr<const KernelTiming>> timings_;
 
   // Accounting.

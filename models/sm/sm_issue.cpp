@@ -35,15 +35,12 @@ uint64_t& Sm::slot_counter(uint8_t reason) {
   }
 }
 
-// Which stall a slot reports when several warps stall: the most advanced one.
+// Which stall a slot reports when several warps stall: the most advanced one
+// (the first of equals in the policy's order).
 int Sm::reason_priority(uint8_t reason) {
-  switch (reason) {
-    case kMemory: case kPipeline: case kThrottled: return 5;
-    case kScoreboard: return 4;
-    case kBarrier: return 3;
-    case kFetch: return 2;
-    default: return 1;
-  }
+  // kIssued, kIdle, kFetch, kBarrier, kScoreboard, kPipeline, kMemory, kThrottled, kParkedDead
+  static constexpr uint8_t kPriority[kReasons + 1] = {1, 1, 2, 3, 4, 5, 5, 5, 1};
+  return kPriority[reason];
 }
 
 void Sm::issue_stage(uint64_t c) {
@@ -59,22 +56,25 @@ void Sm::issue_stage(uint64_t c) {
     }
     bool all_parked = true;
     bool needs_backlog = false;
-    uint64_t memo_until = kNever;
+    uint64_t memo_until = kNever;  // earliest structural deadline of the warps left parked
     if (sched_live_[s] > 0) {
-      policy_->order(s, c, order_buf_);
-      for (uint32_t slot : order_buf_) {
-        if (slot >= warps_.size()) continue;
+      // Only an issue (after which the scan stops) changes the backlog.
+      const bool backlog_busy = backlog_head_ < backlog_.size();
+      for (uint32_t slot : policy_->order(s, c)) {
+        if (slot >= max_warps_) continue;
         const uint8_t parked = parked_[slot];
-        if (parked == kParkedDead) continue;
         if (parked != kIssued) {
+          if (parked == kParkedDead) continue;
           const uint64_t until = parked_until_[slot];
           // A warp parked behind the LD/ST backlog stays parked while the
           // backlog is not empty (it would only find it busy again).
-          const bool holds = until == kNever && parked == kMemory ? backlog_head_ < backlog_.size() : c < until;
-          if (holds) {
+          if (until == kNever ? (parked != kMemory || backlog_busy) : c < until) {
             // Nothing it waits for has happened: same stall as when parked.
-            if (until != kNever) structural_wake_ = std::min(structural_wake_, until);
-            note_parked(slot, memo_until, needs_backlog);
+            if (until != kNever) {
+              memo_until = std::min(memo_until, until);
+            } else if (parked == kMemory) {
+              needs_backlog = true;
+            }
             if (policy_wants_stalls_) policy_->on_stall(slot, warps_[slot].last_stall, c);
             if (reason_priority(parked) > reason_priority(best)) best = parked;
             continue;
@@ -102,6 +102,9 @@ void Sm::issue_stage(uint64_t c) {
         }
       }
     }
+    // The structural deadlines of warps left parked are the SM's structural
+    // wake-up, as their examination would have made them.
+    structural_wake_ = std::min(structural_wake_, memo_until);
     const uint8_t reason = issued ? static_cast<uint8_t>(kIssued) : best;
     memo.valid = scan_memo_usable_ && sched_live_[s] > 0 && !issued && all_parked;
     memo.until = memo_until;

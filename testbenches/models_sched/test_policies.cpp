@@ -27,11 +27,7 @@ WarpInfo warp(uint32_t slot, uint64_t age, uint32_t scheduler = 0) {
   return w;
 }
 
-V order(Policy& p, unsigned s = 0) {
-  V out;
-  p.order(s, 0, out);
-  return out;
-}
+V order(Policy& p, unsigned s = 0) { return p.order(s, 0); }
 
 TEST(SchedPolicy, LrrStartsAfterTheLastIssuer) {
   auto p = make_policy(params("lrr"));
