@@ -4,27 +4,48 @@
 
 namespace simtlm::models {
 
-MshrTable::MshrTable(uint32_t entries, uint32_t merge_limit)
-    : entries_(entries), keys_(entries, kFree), merge_limit_(merge_limit) {
+MshrTable::MshrTable(uint32_t entries, uint32_t merge_limit) : entries_(entries), merge_limit_(merge_limit) {
   for (MshrEntry& e : entries_) {
     e.waiters.reserve(merge_limit);
   }
+  unsigned bits = 2;
+  while ((size_t(1) << bits) < size_t(entries) * 2) ++bits;
+  slots_.assign(size_t(1) << bits, 0);
+  slot_mask_ = slots_.size() - 1;
+  hash_shift_ = 64 - bits;
 }
 
 MshrEntry* MshrTable::find(uint64_t line_addr) {
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i] == line_addr) {
-      return &entries_[i];
-    }
+  for (size_t s = home_slot(line_addr);; s = (s + 1) & slot_mask_) {
+    const uint32_t v = slots_[s];
+    if (v == 0) return nullptr;
+    MshrEntry& e = entries_[v - 1];
+    if (e.line_addr == line_addr) return &e;
   }
-  return nullptr;
+}
+
+void MshrTable::unindex(uint32_t index) {
+  size_t hole = home_slot(entries_[index].line_addr);
+  while (slots_[hole] != index + 1) hole = (hole + 1) & slot_mask_;
+  // Backward-shift deletion: move later members of the probe run into the
+  // hole when their home slot does not lie strictly between hole and them.
+  for (size_t s = (hole + 1) & slot_mask_; slots_[s] != 0; s = (s + 1) & slot_mask_) {
+    const size_t home = home_slot(entries_[slots_[s] - 1].line_addr);
+    const bool stays = hole <= s ? (hole < home && home <= s) : (hole < home || home <= s);
+    if (stays) continue;
+    slots_[hole] = slots_[s];
+    hole = s;
+  }
+  slots_[hole] = 0;
 }
 
 MshrEntry& MshrTable::allocate(uint64_t line_addr) {
   for (size_t i = 0; i < entries_.size(); ++i) {
     MshrEntry& e = entries_[i];
     if (!e.busy) {
-      keys_[i] = line_addr;
+      size_t s = home_slot(line_addr);
+      while (slots_[s] != 0) s = (s + 1) & slot_mask_;
+      slots_[s] = static_cast<uint32_t>(i + 1);
       e.busy = true;
       e.line_addr = line_addr;
       e.inflight = 0;
@@ -42,7 +63,7 @@ MshrEntry& MshrTable::allocate(uint64_t line_addr) {
 
 void MshrTable::release(MshrEntry& entry) {
   sc_assert(entry.busy);
-  keys_[static_cast<size_t>(&entry - entries_.data())] = kFree;
+  unindex(static_cast<uint32_t>(&entry - entries_.data()));
   entry.busy = false;
   entry.waiters.clear();
   entry.inflight = 0;

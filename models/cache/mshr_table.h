@@ -43,11 +43,17 @@ class MshrTable {
   uint32_t merge_limit() const { return merge_limit_; }
 
  private:
-  // Line address of each busy entry, kFree otherwise: lookups scan this
-  // compact array instead of the entries (every lookup misses in it first).
-  static constexpr uint64_t kFree = ~0ull;  // never a (line-aligned) address
+  // Lookups (every cache lookup misses in the table first) go through an
+  // open-addressing hash of the busy entries' line addresses: slot value
+  // index + 1, 0 = empty, linear probing, at most half full.
+  size_t home_slot(uint64_t line_addr) const {
+    return static_cast<size_t>((line_addr * 0x9E3779B97F4A7C15ull) >> hash_shift_);
+  }
+  void unindex(uint32_t index);
   std::vector<MshrEntry> entries_;
-  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> slots_;
+  size_t slot_mask_ = 0;
+  unsigned hash_shift_ = 64;
   uint32_t merge_limit_;
   uint32_t in_use_ = 0;
 };

@@ -47,75 +47,101 @@ void XbarSwitch::arbitrate(uint64_t c) {
     }
     return;
   }
-  // Inputs whose head may be granted this cycle, per wanted output. A grant
-  // makes its input busy, so these sets stay exact while outputs are served.
-  const bool masks = !candidates_.empty();
-  if (masks) {
-    bool any = false;
-    for (unsigned i = 0; i < n; ++i) {
-      if (in_q_[i].empty() || in_busy_until_[i] > c) continue;
-      const XbarPacket& head = in_q_[i].front();
-      if (head.ready > c) continue;
-      candidates_[head.dst] |= uint64_t(1) << i;
-      any = true;
-    }
-    if (!any) return;  // no ready head: nothing granted, nothing stalled
+  if (candidates_.empty()) {
+    arbitrate_scan(c);
+    return;
   }
+  // Inputs whose head may be granted this cycle, per wanted output. Each
+  // input has one head, so it is a candidate of one output only and the sets
+  // stay exact while the outputs are served.
+  uint64_t ready_inputs = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    if (in_q_[i].empty() || in_busy_until_[i] > c) continue;
+    const XbarPacket& head = in_q_[i].front();
+    if (head.ready > c) continue;
+    candidates_[head.dst] |= uint64_t(1) << i;
+    ready_inputs |= uint64_t(1) << i;
+  }
+  if (ready_inputs == 0) return;  // no ready head: nothing granted, nothing stalled
+  uint64_t granted = 0;
   for (unsigned o = 0; o < p_.ports_out; ++o) {
-    uint64_t want = ~uint64_t(0);
-    if (masks) {
-      want = candidates_[o];
-      candidates_[o] = 0;
-      if (want == 0) continue;
-    }
-    if (out_busy_until_[o] > c) {
-      continue;
-    }
-    for (unsigned k = 1; k <= n; ++k) {
-      const unsigned i = (rr_[o] + k) % n;
-      if (((want >> (i & 63)) & 1) == 0 || in_q_[i].empty() || in_busy_until_[i] > c) {
-        continue;
+    const uint64_t want = candidates_[o];
+    if (want == 0) continue;
+    candidates_[o] = 0;
+    if (out_busy_until_[o] > c) continue;
+    // Round robin: the inputs after the last one granted, then from input 0
+    // up to and including it.
+    const unsigned r = rr_[o];
+    const uint64_t after = r + 1 >= 64 ? 0 : want & (~uint64_t(0) << (r + 1));
+    const uint32_t buffered = arrived_flits(o, c);
+    auto grant_first = [&](uint64_t inputs) {
+      for (; inputs != 0; inputs &= inputs - 1) {
+        const unsigned i = static_cast<unsigned>(__builtin_ctzll(inputs));
+        if (try_grant(i, o, buffered, c)) {
+          granted |= uint64_t(1) << i;
+          return true;
+        }
       }
-      const XbarPacket& head = in_q_[i].front();
-      if (head.ready > c || head.dst != o) {
-        continue;
-      }
-      const uint32_t buffered = arrived_flits(o, c);
-      if (buffered != 0 && buffered + head.flits > p_.output_buffer_flits) {
-        continue;  // output buffer full for this packet
-      }
-      const uint32_t s = p_.serialization(head.flits);
-      XbarPacket out = head;
-      out.ready = c + s - 1 + p_.latency;
-      in_used_[i] -= head.flits;
-      out_used_[o] += head.flits;
-      in_busy_until_[i] = c + s;
-      out_busy_until_[o] = c + s;
-      rr_[o] = i;
-      granted_at_[i] = c;
-      ++stats_->packets;
-      stats_->flits += head.flits;
-      in_q_[i].pop_front();
-      --queued_in_;
-      out_q_[o].push_back(out);
-      ++queued_out_;
-      break;
-    }
+      return false;
+    };
+    if (!grant_first(after)) grant_first(want & ~after);
   }
   // Stall accounting: every ready head that did not move this cycle.
+  for (uint64_t stalled = ready_inputs & ~granted; stalled != 0; stalled &= stalled - 1) {
+    count_stall(static_cast<unsigned>(__builtin_ctzll(stalled)), c);
+  }
+}
+
+// The general path (more than 64 inputs): the same decisions without masks.
+void XbarSwitch::arbitrate_scan(uint64_t c) {
+  const unsigned n = p_.ports_in;
+  for (unsigned o = 0; o < p_.ports_out; ++o) {
+    if (out_busy_until_[o] > c) continue;
+    unsigned i = rr_[o];
+    for (unsigned k = 1; k <= n; ++k) {
+      i = i + 1 == n ? 0 : i + 1;
+      if (in_q_[i].empty() || in_busy_until_[i] > c) continue;
+      const XbarPacket& head = in_q_[i].front();
+      if (head.ready > c || head.dst != o) continue;
+      if (try_grant(i, o, arrived_flits(o, c), c)) break;
+    }
+  }
   for (unsigned i = 0; i < n; ++i) {
-    if (in_q_[i].empty() || in_busy_until_[i] > c || granted_at_[i] == c) {
-      continue;
-    }
-    const XbarPacket& head = in_q_[i].front();
-    if (head.ready > c) {
-      continue;
-    }
-    if (out_busy_until_[head.dst] > c && granted_at_[rr_[head.dst]] == c) {
-      ++stats_->arb_conflicts;  // another input won this output this cycle
-    } else {
-      ++stats_->output_stalls;
-    }
+    if (in_q_[i].empty() || in_busy_until_[i] > c || granted_at_[i] == c) continue;
+    if (in_q_[i].front().ready > c) continue;
+    count_stall(i, c);
+  }
+}
+
+bool XbarSwitch::try_grant(unsigned i, unsigned o, uint32_t buffered, uint64_t c) {
+  const XbarPacket& head = in_q_[i].front();
+  if (buffered != 0 && buffered + head.flits > p_.output_buffer_flits) {
+    return false;  // output buffer full for this packet
+  }
+  const uint32_t s = p_.serialization(head.flits);
+  XbarPacket out = head;
+  out.ready = c + s - 1 + p_.latency;
+  in_used_[i] -= head.flits;
+  out_used_[o] += head.flits;
+  in_busy_until_[i] = c + s;
+  out_busy_until_[o] = c + s;
+  rr_[o] = i;
+  granted_at_[i] = c;
+  ++stats_->packets;
+  stats_->flits += head.flits;
+  in_q_[i].pop_front();
+  --queued_in_;
+  out_q_[o].push_back(out);
+  ++queued_out_;
+  return true;
+}
+
+void XbarSwitch::count_stall(unsigned i, uint64_t c) {
+  const XbarPacket& head = in_q_[i].front();
+  if (out_busy_until_[head.dst] > c && granted_at_[rr_[head.dst]] == c) {
+    ++stats_->arb_conflicts;  // another input won this output this cycle
+  } else {
+    ++stats_->output_stalls;
   }
 }
 

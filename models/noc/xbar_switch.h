@@ -78,6 +78,13 @@ class XbarSwitch {
   // Flits of the packets at `out` that have left the traversal pipeline by
   // cycle c (what the output buffer holds).
   uint32_t arrived_flits(unsigned out, uint64_t c) const;
+  void arbitrate_scan(uint64_t c);
+  // Grants input i's head to output o unless the output buffer (holding
+  // `buffered` flits) has no room for it.
+  bool try_grant(unsigned i, unsigned o, uint32_t buffered, uint64_t c);
+  // An input whose ready head did not move this cycle: lost to another input
+  // or waited for its output.
+  void count_stall(unsigned i, uint64_t c);
 
   XbarParams p_;
   XbarDirectionStats* stats_;
