@@ -88,22 +88,21 @@ uint64_t Cache::tick(uint64_t c) {
   for (auto it = from_below_.begin(); it != from_below_.end() && it->ready <= c; ++it) {
     if (from_below(*it->trans, c)) {
       from_below_.erase(it);
-      ++state_version_;
+      ++below_done_;
       break;
     }
   }
   // 2. One tag lookup (a blocked one only if something changed).
   if (!requests_.empty() && requests_.front().ready <= c) {
     if (lookup_blocked_) credit_blocked_through(c - 1);
-    if (lookup_blocked_ && blocked_version_ == state_version_) {
+    if (lookup_blocked_ && blocked_key_ == unblock_key()) {
       credit_blocked_through(c);
     } else if (lookup(*requests_.front().trans, c)) {
       requests_.pop_front();
       lookup_blocked_ = false;
-      ++state_version_;
     } else {
       lookup_blocked_ = true;
-      blocked_version_ = state_version_;
+      blocked_key_ = unblock_key();
       blocked_through_ = c;
     }
   }
@@ -116,7 +115,7 @@ uint64_t Cache::tick(uint64_t c) {
   if (!outgoing_.empty() && down_.request_ready()) {
     tlm::tlm_generic_payload* t = outgoing_.front();
     outgoing_.pop_front();
-    ++state_version_;
+    ++requests_sent_;
     down_.send_request(*t);
   }
   // 5. One response to the requester (data responses may hold the port
@@ -130,7 +129,7 @@ uint64_t Cache::tick(uint64_t c) {
       if (bytes != 0) hold = std::max<uint64_t>(1, (bytes + p_.data_port_bytes - 1) / p_.data_port_bytes);
     }
     response_port_free_ = c + hold;
-    ++state_version_;
+    ++responses_sent_;
     ++stats_.responses;
     up_.send_response(*t);
   }
@@ -140,7 +139,7 @@ uint64_t Cache::tick(uint64_t c) {
   uint64_t next = kSleep;
   auto consider = [&](uint64_t ready) { next = std::min(next, std::max(ready, c + 1)); };
   if (!from_below_.empty()) consider(from_below_.front().ready);
-  const bool waits_for_change = lookup_blocked_ && blocked_version_ == state_version_;
+  const bool waits_for_change = lookup_blocked_ && blocked_key_ == unblock_key();
   if (!requests_.empty() && !waits_for_change) consider(requests_.front().ready);
   if (up_.held_request() != nullptr && requests_.size() < p_.request_queue) consider(c + 1);
   if (!outgoing_.empty() && down_.request_ready()) consider(c + 1);
@@ -152,6 +151,18 @@ uint64_t Cache::tick(uint64_t c) {
 }
 
 // ---------------------------------------------------------------- lookups
+
+uint64_t Cache::unblock_key() const {
+  // Tags, MSHRs, reservations and merge slots change only by what comes from
+  // below (the blocked head keeps other lookups out); the queues' room also
+  // by what leaves them.
+  switch (last_fail_) {
+    case Fail::ResponseQueue: return below_done_ + responses_sent_;
+    case Fail::MissQueue: return below_done_ + requests_sent_;
+    case Fail::Mshr: case Fail::Merge: case Fail::NoLine: break;
+  }
+  return below_done_;
+}
 
 void Cache::credit_blocked_through(uint64_t cycle) {
   if (!lookup_blocked_ || cycle <= blocked_through_) return;

@@ -178,13 +178,18 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   uint64_t next_request_id_ = 0;
 
   // A lookup that failed fails again, with the same reason, until the state it
-  // depends on changes, and only tick() changes that state. So the front
-  // request is retried only after a tick changed something (state_version_
-  // moved) and the cache does not tick just to retry it; the fails of the
-  // cycles in between are still counted, one per cycle as if retried.
-  uint64_t state_version_ = 0;
+  // depends on changes, and only tick() changes that state: responses from
+  // below (tags, MSHRs, queue room), and for a full response or miss queue a
+  // response or request leaving it. So the front request is retried only
+  // after one of those (unblock_key() moved) and the cache does not tick just
+  // to retry it; the fails of the cycles in between are still counted, one
+  // per cycle as if retried.
+  uint64_t unblock_key() const;
+  uint64_t below_done_ = 0;      // responses from below processed
+  uint64_t requests_sent_ = 0;   // requests sent to the next level
+  uint64_t responses_sent_ = 0;  // responses sent to the requester
   bool lookup_blocked_ = false;
-  uint64_t blocked_version_ = 0;
+  uint64_t blocked_key_ = 0;
   uint64_t blocked_through_ = 0;  // fails counted through this cycle
   Fail last_fail_ = Fail::Mshr;
 };

@@ -225,6 +225,47 @@ TEST(Cache, BlockedLookupCountsFailsWhenStatisticsAreReadMidBlock) {
   EXPECT_EQ(b.cache.stats().reservation_fails, fill_cycle(1) - 3);
 }
 
+TEST(Cache, LookupBlockedOnAFullResponseQueueResumesWhenAResponseLeaves) {
+  // No fill is outstanding: only responses leaving the queue (the requester
+  // takes one every 10 cycles) can unblock the hits behind a full queue.
+  CacheParams p = base_params();
+  p.hit_latency = 1;
+  p.response_queue = 1;
+  Bench b(p);
+  b.init.response_hold = cyc(10);
+  constexpr int kHits = 6;
+  b.init.read(ns(0), 0x3000, 32);  // warm the line
+  for (int i = 0; i < kHits; ++i) b.init.read(cyc(100), 0x3000, 32);
+  b.run(1000);
+  ASSERT_TRUE(b.init.all_responded());
+  EXPECT_EQ(b.cache.stats().hits, uint64_t(kHits));
+  EXPECT_GT(b.cache.stats().fail_response_queue, 0u);
+  EXPECT_EQ(b.cache.stats().fail_response_queue, b.cache.stats().reservation_fails);
+}
+
+TEST(Cache, LookupBlockedOnAFullMissQueueResumesWhenARequestLeaves) {
+  // The memory accepts each request 5 cycles after it was offered and answers
+  // 100 cycles later. With a one-entry miss queue the third miss blocks until
+  // the second fill request leaves for the memory, long before any fill is
+  // back: it must be looked up again then, not when the first fill returns.
+  CacheParams p = base_params();
+  p.miss_queue = 1;
+  TestInitiator init{"init"};
+  Cache cache("cache", p);
+  FixedLatencyMemory mem("mem", cyc(100));
+  mem.accept_delay = cyc(5);
+  init.socket.bind(cache.target_socket);
+  cache.initiator_socket.bind(mem.socket);
+  for (uint64_t i = 0; i < 3; ++i) init.read(ns(0), i * 128, 32);
+  sc_core::sc_start(cyc(400));
+  ASSERT_TRUE(init.all_responded());
+  EXPECT_GT(cache.stats().fail_miss_queue, 0u);
+  ASSERT_EQ(mem.seen.size(), 3u);
+  // Accepted at about 5 and 10 (one request in flight on the socket at a
+  // time); the third right after: well before the first fill (about 100).
+  EXPECT_LT(mem.seen[2].at, cyc(30));
+}
+
 TEST(Cache, MshrFullDelaysEndReqAndCountsReservationFails) {
   CacheParams p = base_params();
   p.mshrs = 2;

@@ -182,6 +182,9 @@ class FixedLatencyMemory : public sc_core::sc_module, private models::AtTargetPo
   models::AtTargetPort::socket_type& socket;
   std::vector<SeenRequest> seen;
   uint64_t held = 0;  // requests whose END_REQ was delayed
+  // END_REQ of every request this long after its BEGIN_REQ (a slow-accepting
+  // target whose acceptances do not coincide with responses); zero: at once.
+  sc_core::sc_time accept_delay = sc_core::SC_ZERO_TIME;
 
   SC_HAS_PROCESS(FixedLatencyMemory);
   FixedLatencyMemory(const sc_core::sc_module_name& name, sc_core::sc_time latency,
@@ -193,6 +196,9 @@ class FixedLatencyMemory : public sc_core::sc_module, private models::AtTargetPo
         max_outstanding_(max_outstanding) {
     SC_METHOD(respond);
     sensitive << ev_;
+    dont_initialize();
+    SC_METHOD(accept_delayed);
+    sensitive << accept_ev_;
     dont_initialize();
   }
 
@@ -213,6 +219,10 @@ class FixedLatencyMemory : public sc_core::sc_module, private models::AtTargetPo
     sc_core::sc_time due;
   };
   bool on_request(unsigned, tlm::tlm_generic_payload& trans) override {
+    if (accept_delay != sc_core::SC_ZERO_TIME) {
+      accept_ev_.notify(accept_delay);
+      return false;
+    }
     if (outstanding_ >= max_outstanding_) {
       ++held;
       return false;
@@ -252,7 +262,12 @@ class FixedLatencyMemory : public sc_core::sc_module, private models::AtTargetPo
     if (!pending_.empty() && pending_.front().due > now) ev_.notify(pending_.front().due - now);
   }
 
+  void accept_delayed() {
+    if (port_.held_request() != nullptr) take(port_.accept_request());
+  }
+
   sc_core::sc_time latency_;
+  sc_core::sc_event accept_ev_;
   std::size_t max_outstanding_;
   std::size_t outstanding_ = 0;
   std::deque<Pending> pending_;
