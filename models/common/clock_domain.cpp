@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <queue>
+#include <utility>
 #include <vector>
 
 #include "simtlm/error.h"
@@ -42,6 +43,7 @@ class ClockDispatcher {
 
   uint32_t add(ClockedModule* m) {
     modules_.push_back(m);
+    due_.resize((modules_.size() + 63) / 64, 0);
     return static_cast<uint32_t>(modules_.size() - 1);
   }
   void remove(uint32_t index) { modules_[index] = nullptr; }
@@ -69,21 +71,24 @@ class ClockDispatcher {
     base_ = c;
     running_ = true;
     for (;;) {
-      due_.clear();
+      bool any = false;
       std::vector<Entry>& bucket = ring_[c & (kRing - 1)];
-      for (const Entry& e : bucket) take(e, c);
+      for (const Entry& e : bucket) any |= take(e, c);
       bucket.clear();
       ring_mask_ &= ~(uint64_t(1) << (c & (kRing - 1)));
       while (!far_.empty() && far_.top().cycle <= c) {
-        take(far_.top(), c);
+        any |= take(far_.top(), c);
         far_.pop();
       }
-      if (due_.empty()) break;
+      if (!any) break;
       // Ticks may wake modules for this same cycle (they land in the bucket
-      // again and run in the next round).
-      std::sort(due_.begin(), due_.end());
-      for (uint32_t index : due_) {
-        if (ClockedModule* m = modules_[index]) m->run_tick(c);
+      // again and run in the next round). The due set is a bitmap over
+      // construction indices, so walking it in bit order is that order.
+      for (size_t w = 0; w < due_.size(); ++w) {
+        for (uint64_t bits = std::exchange(due_[w], 0); bits != 0; bits &= bits - 1) {
+          const size_t index = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+          if (ClockedModule* m = modules_[index]) m->run_tick(c);
+        }
       }
     }
     running_ = false;
@@ -112,16 +117,17 @@ class ClockDispatcher {
   };
 
   // Adds the module of `e` to this round unless the entry is stale (the
-  // module was re-planned or already ran).
-  void take(const Entry& e, uint64_t c) {
+  // module was re-planned or already ran). True when it was added.
+  bool take(const Entry& e, uint64_t c) {
     if (e.cycle > c) {
       far_.push(e);  // cannot happen by the ring invariant; never lose a wake
-      return;
+      return false;
     }
     ClockedModule* m = modules_[e.index];
-    if (m == nullptr || m->planned_ != e.cycle) return;
+    if (m == nullptr || m->planned_ != e.cycle) return false;
     m->planned_ = ClockedModule::kSleep;
-    due_.push_back(e.index);
+    due_[e.index / 64] |= uint64_t(1) << (e.index % 64);
+    return true;
   }
 
   void arm(uint64_t cycle) {
@@ -143,7 +149,7 @@ class ClockDispatcher {
   uint64_t ring_mask_ = 0;  // bit b: ring_[b] is not empty
   uint64_t base_ = 0;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> far_;
-  std::vector<uint32_t> due_;
+  std::vector<uint64_t> due_;  // bit i: module i ticks in this round
   uint64_t pending_ = ClockedModule::kSleep;  // cycle of the armed host notification
   bool running_ = false;
 };
