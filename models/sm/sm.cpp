@@ -84,6 +84,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   warps_.resize(max_warps_);
   parked_.assign(max_warps_, kParkedDead);
   parked_until_.assign(max_warps_, kNever);
+  fetch_mask_.assign((max_warps_ + 63) / 64, 0);
   ctas_.resize(p_.max_ctas);
   sched_live_.assign(p_.schedulers, 0);
   last_reason_.assign(p_.schedulers, kIdle);
@@ -190,7 +191,7 @@ void Sm::activate_pending(uint64_t c) {
       w.ib_pc = w.warp->pc();
       w.ib_count = 0;
       w.fetch_inflight = false;
-      w.wants_fetch = false;
+      set_wants_fetch(ws, false);
       w.pending.assign(words, 0);
       w.pending_long.assign(words, 0);
       w.outstanding = 0;
@@ -227,8 +228,7 @@ void Sm::complete_cta(uint32_t cslot, uint64_t c) {
   CtaState& cs = ctas_[cslot];
   for (uint32_t ws : cs.warp_slots) {
     WarpState& w = warps_[ws];
-    if (w.wants_fetch) --fetch_wanted_;
-    w.wants_fetch = false;
+    set_wants_fetch(ws, false);
     w.resident = false;
     w.live = false;
     park(ws, kParkedDead);
@@ -440,8 +440,30 @@ void Sm::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_next();
 void Sm::want_fetch(uint32_t slot) {
   WarpState& w = warps_[slot];
   if (w.wants_fetch || w.fetch_inflight || !w.live) return;
-  w.wants_fetch = true;
-  ++fetch_wanted_;
+  set_wants_fetch(slot, true);
+}
+
+void Sm::set_wants_fetch(uint32_t slot, bool on) {
+  WarpState& w = warps_[slot];
+  if (w.wants_fetch == on) return;
+  w.wants_fetch = on;
+  const uint64_t bit = uint64_t(1) << (slot & 63);
+  if (on) {
+    ++fetch_wanted_;
+    fetch_mask_[slot >> 6] |= bit;
+  } else {
+    --fetch_wanted_;
+    fetch_mask_[slot >> 6] &= ~bit;
+  }
+}
+
+uint32_t Sm::next_wanting_fetch(uint32_t from) const {
+  for (uint32_t word = from >> 6; word < fetch_mask_.size(); ++word) {
+    uint64_t bits = fetch_mask_[word];
+    if (word == from >> 6) bits &= ~uint64_t(0) << (from & 63);
+    if (bits != 0) return word * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
+  }
+  return max_warps_;
 }
 
 void Sm::flush_ibuffer(WarpState& w) {
@@ -475,13 +497,19 @@ void Sm::process_fetch_arrivals(uint64_t c) {
 
 void Sm::fetch_stage(uint64_t c) {
   if (fetch_wanted_ == 0) return;
-  uint32_t slot = fetch_rr_ < max_warps_ ? fetch_rr_ : 0;
-  for (uint32_t i = 0; i < max_warps_; ++i, slot = slot + 1 == max_warps_ ? 0 : slot + 1) {
+  // Warps wanting a fetch in slot order from fetch_rr_, wrapping around.
+  const uint32_t start = fetch_rr_ < max_warps_ ? fetch_rr_ : 0;
+  uint32_t slot = next_wanting_fetch(start);
+  bool wrapped = false;
+  for (;; slot = next_wanting_fetch(slot + 1)) {
+    if (slot >= max_warps_ && !wrapped) {
+      wrapped = true;
+      slot = next_wanting_fetch(0);
+    }
+    if (slot >= max_warps_ || (wrapped && slot >= start)) return;
     WarpState& w = warps_[slot];
-    if (!w.wants_fetch) continue;
     if (!w.live) {
-      w.wants_fetch = false;
-      --fetch_wanted_;
+      set_wants_fetch(slot, false);
       continue;
     }
     const KernelTiming& timing = *ctas_[w.cta_slot].timing;
@@ -513,8 +541,7 @@ void Sm::fetch_stage(uint64_t c) {
       }
     }
     ++stats_.fetches;
-    w.wants_fetch = false;
-    --fetch_wanted_;
+    set_wants_fetch(slot, false);
     w.fetch_inflight = true;
     w.fetch_ready = ready;
     w.fetch_pc = pc;

@@ -235,6 +235,9 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
                     const InstTiming& info, uint64_t exec, uint64_t& unit_free);
   void flush_ibuffer(WarpState& w);
   void want_fetch(uint32_t slot);
+  void set_wants_fetch(uint32_t slot, bool on);
+  // First slot >= from whose warp wants a fetch, or max_warps_.
+  uint32_t next_wanting_fetch(uint32_t from) const;
   void set_pending(WarpState& w, const InstTiming& info, bool long_latency);
   void clear_pending(WarpState& w, const InstTiming& info);
   void op_done(uint32_t slot);
@@ -358,6 +361,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   size_t responses_head_ = 0;
   std::vector<uint32_t> fetching_;                // slots with a fetch in flight
   uint32_t fetch_wanted_ = 0;                     // warps with an empty I-buffer and no fetch
+  std::vector<uint64_t> fetch_mask_;              // bit per slot: WarpState::wants_fetch (the fetch scan walks set bits)
   uint32_t fetch_rr_ = 0;
   std::vector<uint32_t> cta_check_;               // CTA slots that may have completed
   std::vector<std::shared_ptr<const KernelTiming>> timings_;
