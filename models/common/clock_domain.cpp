@@ -182,7 +182,7 @@ ClockedModule::~ClockedModule() { dispatcher_->remove(index_); }
 
 void ClockedModule::host_process() { dispatcher_->run(); }
 
-void ClockedModule::wake_at(uint64_t cycle) {
+void ClockedModule::plan(uint64_t cycle) {
   if (ran_once_ && cycle <= last_cycle_) {
     cycle = last_cycle_ + 1;  // a cycle is evaluated at most once
   }

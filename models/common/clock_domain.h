@@ -85,7 +85,10 @@ class ClockedModule : public sc_core::sc_module {
   virtual uint64_t tick(uint64_t cycle) = 0;
 
   // Makes sure tick() runs at `cycle` (or earlier). `cycle` must be in the future.
-  void wake_at(uint64_t cycle);
+  // Inline for the common case of a tick already planned at or before it.
+  void wake_at(uint64_t cycle) {
+    if (planned_ > cycle) plan(cycle);
+  }
   // Wakes at the first edge strictly after now (the registration edge).
   void wake_next() { wake_at(clock_.registration_cycle_now()); }
 
@@ -96,6 +99,8 @@ class ClockedModule : public sc_core::sc_module {
   void host_process();
   // Called by the dispatcher at the edge of cycle c (planned_ == c).
   void run_tick(uint64_t c);
+  // wake_at() when no tick is planned at or before `cycle`.
+  void plan(uint64_t cycle);
 
   Clock clock_;
   std::shared_ptr<ClockDispatcher> dispatcher_;
