@@ -40,6 +40,8 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& reques
     AtInitiatorPort::Listener& listener = *this;
     down_.push_back(std::make_unique<AtInitiatorPort>("initiator_socket_" + std::to_string(j), listener, j));
   }
+  held_request_flits_.assign(request.ports_in, 0);
+  held_reply_flits_.assign(request.ports_out, 0);
 }
 
 Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& request, AddressMap map)
@@ -89,6 +91,7 @@ bool Crossbar::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
   }
   ++stats_.request.input_stalls;
   ++held_requests_;
+  held_request_flits_[port] = req_.params().flits_for(request_data_bytes(trans));
   return false;
 }
 
@@ -98,6 +101,7 @@ bool Crossbar::on_response(unsigned port, tlm::tlm_generic_payload& trans) {
   }
   ++stats_.reply.input_stalls;
   ++held_replies_;
+  held_reply_flits_[port] = rep_.params().flits_for(response_data_bytes(trans));
   return false;
 }
 
@@ -132,18 +136,22 @@ uint64_t Crossbar::tick(uint64_t c) {
   if (held_requests_ != 0) {
     for (unsigned i = 0; i < up_.size(); ++i) {
       tlm::tlm_generic_payload* held = up_[i]->held_request();
-      if (held != nullptr && admit_request(i, *held, c + 1)) {
+      if (held == nullptr || !req_.can_accept(i, held_request_flits_[i])) continue;
+      if (admit_request(i, *held, c + 1)) {
         up_[i]->accept_request();
         --held_requests_;
+        held_request_flits_[i] = 0;
       }
     }
   }
   if (held_replies_ != 0) {
     for (unsigned j = 0; j < down_.size(); ++j) {
       tlm::tlm_generic_payload* held = down_[j]->held_response();
-      if (held != nullptr && admit_reply(j, *held, c + 1)) {
+      if (held == nullptr || !rep_.can_accept(j, held_reply_flits_[j])) continue;
+      if (admit_reply(j, *held, c + 1)) {
         down_[j]->accept_response();
         --held_replies_;
+        held_reply_flits_[j] = 0;
       }
     }
   }

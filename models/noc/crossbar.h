@@ -74,6 +74,10 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
   AddressMap map_;
   uint32_t held_requests_ = 0;  // requests refused at an input (END_REQ pending)
   uint32_t held_replies_ = 0;   // responses refused at an input (END_RESP pending)
+  // Flits of the packet held at each input (0: none), so the per-cycle retry
+  // is a buffer-room check until there is room.
+  std::vector<uint32_t> held_request_flits_;
+  std::vector<uint32_t> held_reply_flits_;
   std::vector<std::unique_ptr<AtTargetPort>> up_;
   std::vector<std::unique_ptr<AtInitiatorPort>> down_;
 };
