@@ -110,7 +110,10 @@ class Policy {
   virtual bool wants_stall_events() const { return false; }
   virtual void on_stall(uint32_t slot, StallKind kind, uint64_t cycle) { (void)slot, (void)kind, (void)cycle; }
   virtual void on_barrier(uint32_t slot, BarrierEvent event, uint64_t cycle) { (void)slot, (void)event, (void)cycle; }
-  // L1D events of accesses made by this SM (hit/miss/merge/fill/evict).
+  // L1D events of accesses made by this SM (hit/miss/merge/fill/evict), only
+  // to policies whose wants_cache_events() is true (the SM does not observe
+  // its L1D otherwise: every access would build an event for nobody).
+  virtual bool wants_cache_events() const { return false; }
   virtual void on_cache_event(const CacheEvent& event) { (void)event; }
   virtual void on_cta_launch(uint32_t cta_slot, uint64_t cta_id, uint64_t cycle) {
     (void)cta_slot, (void)cta_id, (void)cycle;

@@ -76,7 +76,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   no_issue_veto_ = !policy_vetoes_ && !allocators_gate_;
   scan_memo_usable_ = no_issue_veto_ && !policy_wants_stalls_ && policy_->order_changes_only_on_events();
   scan_memo_.assign(p_.schedulers, ScanMemo{});
-  if (l1d_) {
+  if (l1d_ && policy_->wants_cache_events()) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d_->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });
   }
