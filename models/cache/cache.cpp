@@ -201,10 +201,7 @@ void Cache::count_access(const tlm::tlm_generic_payload& trans, const MemExtensi
 bool Cache::lookup(tlm::tlm_generic_payload& trans, uint64_t c) {
   const uint64_t line = tags_.line_of(trans.get_address());
   const MemExtension* ext = find_mem_ext(trans);
-  const uint32_t mask = ext != nullptr && ext->sector_mask != 0
-                            ? ext->sector_mask
-                            : sector_mask_of(trans.get_address(), static_cast<uint32_t>(trans.get_data_length()),
-                                             p_.line_bytes, p_.sector_bytes);
+  const uint32_t mask = sector_mask_of(trans, ext, p_.line_bytes, p_.sector_bytes);
   const bool atomic = ext != nullptr && ext->kind == AccessKind::Atomic;
   if (atomic) {
     // Atomics are performed where the data is owned: a write-back cache does

@@ -130,8 +130,7 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   bool read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
                    bool atomic, uint64_t cycle);
   bool write_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
-                    WritePolicy policy,
-                    uint64_t cycle);
+                    WritePolicy policy, uint64_t cycle);
   bool bypass_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint64_t cycle);
   // Processes one response from the next level; false = retry next cycle
   // (an allocate-on-fill line found no frame or no room for its writeback).

@@ -82,8 +82,8 @@ uint32_t sector_mask_of(uint64_t addr, uint32_t len, uint32_t line_bytes, uint32
   return mask;
 }
 
-uint32_t sector_mask_of(tlm::tlm_generic_payload& trans, uint32_t line_bytes, uint32_t sector_bytes) {
-  const MemExtension* ext = find_mem_ext(trans);
+uint32_t sector_mask_of(const tlm::tlm_generic_payload& trans, const MemExtension* ext, uint32_t line_bytes,
+                        uint32_t sector_bytes) {
   if (ext != nullptr && ext->sector_mask != 0) {
     return ext->sector_mask;
   }

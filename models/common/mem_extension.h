@@ -67,7 +67,8 @@ inline MemExtension* find_mem_ext(tlm::tlm_generic_payload& trans) {
 // (bytes past the end of that line are ignored).
 uint32_t sector_mask_of(uint64_t addr, uint32_t len, uint32_t line_bytes, uint32_t sector_bytes);
 // Sector mask of a transaction: the extension's mask if set, else derived.
-uint32_t sector_mask_of(tlm::tlm_generic_payload& trans, uint32_t line_bytes, uint32_t sector_bytes);
+uint32_t sector_mask_of(const tlm::tlm_generic_payload& trans, const MemExtension* ext, uint32_t line_bytes,
+                        uint32_t sector_bytes);
 // Bytes that move for this transaction: popcount(mask) * sector_bytes when the
 // extension has a mask, else the payload data length.
 uint64_t transfer_bytes(tlm::tlm_generic_payload& trans);

@@ -54,8 +54,7 @@ CrossbarStats& Crossbar::stats() {
 
 // ---------------------------------------------------------------- admission
 
-bool Crossbar::admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready) {
-  const uint32_t flits = req_.params().flits_for(request_data_bytes(trans));
+bool Crossbar::admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint32_t flits, uint64_t ready) {
   if (!req_.can_accept(in, flits)) {
     return false;
   }
@@ -73,8 +72,7 @@ bool Crossbar::admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint6
   return true;
 }
 
-bool Crossbar::admit_reply(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready) {
-  const uint32_t flits = rep_.params().flits_for(response_data_bytes(trans));
+bool Crossbar::admit_reply(unsigned in, tlm::tlm_generic_payload& trans, uint32_t flits, uint64_t ready) {
   if (!rep_.can_accept(in, flits)) {
     return false;
   }
@@ -86,22 +84,24 @@ bool Crossbar::admit_reply(unsigned in, tlm::tlm_generic_payload& trans, uint64_
 }
 
 bool Crossbar::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
-  if (admit_request(port, trans, clock().registration_cycle_now())) {
+  const uint32_t flits = req_.params().flits_for(request_data_bytes(trans));
+  if (admit_request(port, trans, flits, clock().registration_cycle_now())) {
     return true;
   }
   ++stats_.request.input_stalls;
   ++held_requests_;
-  held_request_flits_[port] = req_.params().flits_for(request_data_bytes(trans));
+  held_request_flits_[port] = flits;
   return false;
 }
 
 bool Crossbar::on_response(unsigned port, tlm::tlm_generic_payload& trans) {
-  if (admit_reply(port, trans, clock().registration_cycle_now())) {
+  const uint32_t flits = rep_.params().flits_for(response_data_bytes(trans));
+  if (admit_reply(port, trans, flits, clock().registration_cycle_now())) {
     return true;
   }
   ++stats_.reply.input_stalls;
   ++held_replies_;
-  held_reply_flits_[port] = rep_.params().flits_for(response_data_bytes(trans));
+  held_reply_flits_[port] = flits;
   return false;
 }
 
@@ -136,22 +136,18 @@ uint64_t Crossbar::tick(uint64_t c) {
   if (held_requests_ != 0) {
     for (unsigned i = 0; i < up_.size(); ++i) {
       tlm::tlm_generic_payload* held = up_[i]->held_request();
-      if (held == nullptr || !req_.can_accept(i, held_request_flits_[i])) continue;
-      if (admit_request(i, *held, c + 1)) {
+      if (held != nullptr && admit_request(i, *held, held_request_flits_[i], c + 1)) {
         up_[i]->accept_request();
         --held_requests_;
-        held_request_flits_[i] = 0;
       }
     }
   }
   if (held_replies_ != 0) {
     for (unsigned j = 0; j < down_.size(); ++j) {
       tlm::tlm_generic_payload* held = down_[j]->held_response();
-      if (held == nullptr || !rep_.can_accept(j, held_reply_flits_[j])) continue;
-      if (admit_reply(j, *held, c + 1)) {
+      if (held != nullptr && admit_reply(j, *held, held_reply_flits_[j], c + 1)) {
         down_[j]->accept_response();
         --held_replies_;
-        held_reply_flits_[j] = 0;
       }
     }
   }

@@ -65,8 +65,9 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
   void on_response_done(unsigned port, tlm::tlm_generic_payload& trans) override;
   void on_request_accepted(unsigned port, tlm::tlm_generic_payload& trans) override;
   bool on_response(unsigned port, tlm::tlm_generic_payload& trans) override;
-  bool admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready);
-  bool admit_reply(unsigned in, tlm::tlm_generic_payload& trans, uint64_t ready);
+  // `flits`: the packet's size on that network (computed once per packet).
+  bool admit_request(unsigned in, tlm::tlm_generic_payload& trans, uint32_t flits, uint64_t ready);
+  bool admit_reply(unsigned in, tlm::tlm_generic_payload& trans, uint32_t flits, uint64_t ready);
 
   CrossbarStats stats_;  // before the switches, which count into it
   XbarSwitch req_;
@@ -74,8 +75,8 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
   AddressMap map_;
   uint32_t held_requests_ = 0;  // requests refused at an input (END_REQ pending)
   uint32_t held_replies_ = 0;   // responses refused at an input (END_RESP pending)
-  // Flits of the packet held at each input (0: none), so the per-cycle retry
-  // is a buffer-room check until there is room.
+  // Flits of the packet held at each input, so the per-cycle retry does not
+  // recompute them.
   std::vector<uint32_t> held_request_flits_;
   std::vector<uint32_t> held_reply_flits_;
   std::vector<std::unique_ptr<AtTargetPort>> up_;

@@ -439,14 +439,12 @@ void Sm::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_next();
 
 void Sm::want_fetch(uint32_t slot) {
   WarpState& w = warps_[slot];
-  if (w.wants_fetch || w.fetch_inflight || !w.live) return;
+  if (wants_fetch(slot) || w.fetch_inflight || !w.live) return;
   set_wants_fetch(slot, true);
 }
 
 void Sm::set_wants_fetch(uint32_t slot, bool on) {
-  WarpState& w = warps_[slot];
-  if (w.wants_fetch == on) return;
-  w.wants_fetch = on;
+  if (wants_fetch(slot) == on) return;
   const uint64_t bit = uint64_t(1) << (slot & 63);
   if (on) {
     ++fetch_wanted_;

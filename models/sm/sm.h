@@ -141,7 +141,6 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
     // I-buffer: instructions [ib_pc, ib_pc + ib_count) are decoded.
     uint32_t ib_pc = 0;
     uint32_t ib_count = 0;
-    bool wants_fetch = false;  // counted in fetch_wanted_
     bool fetch_inflight = false;
     uint64_t fetch_ready = 0;
     uint32_t fetch_pc = 0;
@@ -235,6 +234,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
                     const InstTiming& info, uint64_t exec, uint64_t& unit_free);
   void flush_ibuffer(WarpState& w);
   void want_fetch(uint32_t slot);
+  bool wants_fetch(uint32_t slot) const { return (fetch_mask_[slot >> 6] >> (slot & 63)) & 1u; }
   void set_wants_fetch(uint32_t slot, bool on);
   // First slot >= from whose warp wants a fetch, or max_warps_.
   uint32_t next_wanting_fetch(uint32_t from) const;
@@ -286,8 +286,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   // offered was parked, the next scan repeats that result (same reason, same
   // structural wake-up) until one of those parks can change: a park or unpark
   // of one of its warps (which also covers warps arriving and leaving), a
-  // structural park running out (memo_until), or the LD/ST backlog emptying
-  // when a warp is parked behind it (memo_needs_backlog). Used only when the
+  // structural park running out (until), or the LD/ST backlog emptying when a
+  // warp is parked behind it (needs_backlog). Used only when the
   // scan has no other effects: nothing can veto issue, the policy takes no
   // stall events and its order changes only through events.
   struct ScanMemo {
@@ -361,7 +361,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   size_t responses_head_ = 0;
   std::vector<uint32_t> fetching_;                // slots with a fetch in flight
   uint32_t fetch_wanted_ = 0;                     // warps with an empty I-buffer and no fetch
-  std::vector<uint64_t> fetch_mask_;              // bit per slot: WarpState::wants_fetch (the fetch scan walks set bits)
+  std::vector<uint64_t> fetch_mask_;              // bit per slot: the warp wants a fetch (empty I-buffer, none in flight)
   uint32_t fetch_rr_ = 0;
   std::vector<uint32_t> cta_check_;               // CTA slots that may have completed
   std::vector<std::shared_ptr<const KernelTiming>> timings_;

@@ -70,11 +70,7 @@ void Sm::issue_stage(uint64_t c) {
           // backlog is not empty (it would only find it busy again).
           if (until == kNever ? (parked != kMemory || backlog_busy) : c < until) {
             // Nothing it waits for has happened: same stall as when parked.
-            if (until != kNever) {
-              memo_until = std::min(memo_until, until);
-            } else if (parked == kMemory) {
-              needs_backlog = true;
-            }
+            note_parked(slot, memo_until, needs_backlog);
             if (policy_wants_stalls_) policy_->on_stall(slot, warps_[slot].last_stall, c);
             if (reason_priority(parked) > reason_priority(best)) best = parked;
             continue;
