@@ -23,12 +23,15 @@ Cta::Cta(const LaunchContext& ctx, uint64_t linear_id)
   const unsigned w = ctx.warp_size();
   const uint32_t threads = ctx.threads_per_cta();
   const uint32_t regs = static_cast<uint32_t>(ctx.kernel().regs.size());
+  const ir::FunctionAnalysis& analysis = ctx.kernel().analysis;
+  const std::vector<uint32_t>* zero_regs =
+      analysis.done && !analysis.zero_all_registers ? &analysis.registers_to_zero : nullptr;
   warps_.reserve(ctx.warps_per_cta());
   for (uint32_t i = 0; i < ctx.warps_per_cta(); ++i) {
     const uint32_t first = i * w;
     const uint32_t lanes = threads - first < w ? threads - first : w;
     const uint64_t live = lanes >= 64 ? ~0ull : ((1ull << lanes) - 1);
-    warps_.emplace_back(w, regs, i, first, live);
+    warps_.emplace_back(w, regs, i, first, live, zero_regs);
   }
 }
 

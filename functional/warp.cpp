@@ -1,6 +1,7 @@
 // Warp state and the SIMT reconvergence stack (see the decision block in warp.h).
 #include "functional/warp.h"
 
+#include <algorithm>
 #include <string>
 
 #include "simtlm/error.h"
@@ -8,19 +9,26 @@
 namespace simtlm::functional {
 
 Warp::Warp(unsigned width, uint32_t num_regs, uint32_t index, uint32_t first_thread,
-           uint64_t live_mask)
+           uint64_t live_mask, const std::vector<uint32_t>* zero_regs)
     : width_(width),
       num_regs_(num_regs),
       index_(index),
       first_thread_(first_thread),
       live_(live_mask),
-      regs_(size_t(num_regs) * width, 0),
+      regs_(new uint64_t[size_t(num_regs) * width]),
       carry_(width, 0),
       scratch_(size_t(kScratchSlots) * width, 0),
       addresses_(width, 0),
       host_ptrs_(width, nullptr) {
   if (width < 1 || width > 64) {
     throw Error(ErrorKind::Internal, "warp width " + std::to_string(width) + " outside 1..64");
+  }
+  if (zero_regs == nullptr) {
+    std::fill_n(regs_.get(), size_t(num_regs) * width, uint64_t{0});
+  } else {
+    for (uint32_t r : *zero_regs) {
+      if (r < num_regs) std::fill_n(reg(r), width, uint64_t{0});
+    }
   }
   stack_.reserve(16);
   if (live_mask != 0) push(0, ir::kNoReconvergence, live_mask);

@@ -90,6 +90,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "frontend/ir/instruction.h"
@@ -160,9 +161,11 @@ class Warp {
 
   // width: lanes (1..64); num_regs: virtual registers of the kernel;
   // index: warp index in its CTA; first_thread: linear thread id of lane 0;
-  // live_mask: lanes holding a thread.
+  // live_mask: lanes holding a thread. zero_regs: the registers to zero
+  // (ir::FunctionAnalysis::registers_to_zero), the others are left
+  // undefined; nullptr zeroes every register.
   Warp(unsigned width, uint32_t num_regs, uint32_t index, uint32_t first_thread,
-       uint64_t live_mask);
+       uint64_t live_mask, const std::vector<uint32_t>* zero_regs = nullptr);
   // Move-only: the record points into the warp's own buffers.
   Warp(const Warp&) = delete;
   Warp& operator=(const Warp&) = delete;
@@ -184,9 +187,9 @@ class Warp {
   const std::vector<StackEntry>& stack() const { return stack_; }
 
   // Registers: lane array of register r (W values).
-  uint64_t* reg(uint32_t r) { return regs_.data() + size_t(r) * width_; }
-  const uint64_t* reg(uint32_t r) const { return regs_.data() + size_t(r) * width_; }
-  uint64_t* regs() { return regs_.data(); }
+  uint64_t* reg(uint32_t r) { return regs_.get() + size_t(r) * width_; }
+  const uint64_t* reg(uint32_t r) const { return regs_.get() + size_t(r) * width_; }
+  uint64_t* regs() { return regs_.get(); }
   uint64_t* carry() { return carry_.data(); }
   uint32_t num_regs() const { return num_regs_; }
 
@@ -240,7 +243,9 @@ class Warp {
   uint32_t index_;
   uint32_t first_thread_;
   uint64_t live_;
-  std::vector<uint64_t> regs_;
+  // Not value-initialised: zeroing every register of every warp at each CTA
+  // launch was a few percent of a timing simulation (see zero_regs).
+  std::unique_ptr<uint64_t[]> regs_;
   std::vector<uint64_t> carry_;
   std::vector<StackEntry> stack_;
   bool waiting_ = false;

@@ -5,6 +5,26 @@
 
 namespace simtlm::frontend::analysis {
 
+namespace {
+
+// Instructions whose result can depend on registers of lanes other than the
+// executing ones (inactive or never-written lanes included).
+bool reads_other_lanes(const ir::Function& fn) {
+  for (const ir::Instruction& inst : fn.insts) {
+    switch (inst.op) {
+      case ir::Opcode::Shfl:
+      case ir::Opcode::Vote:
+      case ir::Opcode::Extension:
+        return true;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 FunctionAnalyses::FunctionAnalyses(const ir::Function& fn)
     : function(fn),
       cfg(fn),
@@ -29,6 +49,8 @@ void analyze(ir::Module& module) {
     fn.analysis.regs_per_thread = a.registers.regs_per_thread();
     fn.analysis.pred_regs = a.registers.preds;
     fn.analysis.max_live_regs32 = a.registers.max_live_regs32;
+    fn.analysis.zero_all_registers = reads_other_lanes(fn);
+    fn.analysis.registers_to_zero = a.liveness.live_at_entry().to_vector();
     fn.analysis.done = true;
   }
 }

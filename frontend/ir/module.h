@@ -62,6 +62,14 @@ struct FunctionAnalysis {
   uint32_t pred_regs = 0;            // predicate registers after allocation
   uint32_t max_live_regs32 = 0;      // peak simultaneous live 32-bit register units
   std::vector<uint32_t> loop_headers;  // block indices of natural-loop headers
+  // Registers a launch must zero. A thread reads only the registers its own
+  // path wrote, except those live at entry (a possibly uninitialised read,
+  // listed here); a kernel that reads other lanes' registers (shfl, vote,
+  // extension instructions) may see lanes that never wrote them, so all of
+  // its registers are zeroed. The rest start undefined, which no thread can
+  // observe. Unanalysed functions zero everything.
+  bool zero_all_registers = true;
+  std::vector<uint32_t> registers_to_zero;
 };
 
 // A .entry (kernel) or .func.

@@ -140,7 +140,7 @@ class Registry {
   double formula_value(std::size_t id, const Values& v, std::vector<std::size_t>& stack) const;
   double scalar_value(std::size_t id, const Values& v, std::vector<std::size_t>& stack) const;
   std::vector<std::size_t> match_ids(const std::string& pattern) const;
-  std::vector<std::size_t> sorted_ids() const;
+  const std::vector<std::size_t>& sorted_ids() const;
 
   std::vector<Info> infos_;
   std::vector<const void*> sources_;  // pointer to the owner's value (nullptr for formulas)

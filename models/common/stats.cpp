@@ -215,7 +215,7 @@ std::size_t Registry::id_of(const std::string& name) const {
 
 const Info& Registry::info(const std::string& name) const { return infos_[id_of(name)]; }
 
-std::vector<std::size_t> Registry::sorted_ids() const {
+const std::vector<std::size_t>& Registry::sorted_ids() const {
   if (sorted_cache_.size() != infos_.size()) {
     std::vector<std::size_t> ids(infos_.size());
     for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = i;

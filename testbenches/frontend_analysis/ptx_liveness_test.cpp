@@ -120,5 +120,38 @@ TEST(PtxRegAlloc, KernelParametersStayInTheConstantBank) {
   EXPECT_EQ(ra2.regs32, 5u);
 }
 
+
+// Which registers a launch zeroes (ir::FunctionAnalysis): the ones a thread
+// may read before writing; every register when a lane can read another lane's.
+TEST(PtxLiveness, LaunchZeroesTheRegistersLiveAtEntry) {
+  auto m = load(kOps);
+  const ir::Function& k = fn(*m, "k");
+  ASSERT_TRUE(k.analysis.done);
+  EXPECT_FALSE(k.analysis.zero_all_registers);
+  EXPECT_EQ(names(k, k.analysis.registers_to_zero), (V{"%r6"}));
+}
+
+TEST(PtxLiveness, KernelsReadingOtherLanesZeroEveryRegister) {
+  for (const char* op : {"shfl.sync.idx.b32 %r2, %r1, 0, 31, -1;", "vote.sync.ballot.b32 %r2, %p1, -1;"}) {
+    auto m = load(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 p)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<2>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	)" + op + R"(
+	st.global.u32 [%rd1], %r2;
+	ret;
+}
+)");
+    const ir::Function& k = fn(*m, "k");
+    EXPECT_TRUE(k.analysis.zero_all_registers) << op;
+    EXPECT_TRUE(k.analysis.registers_to_zero.empty()) << op;
+  }
+}
+
 }  // namespace
 }  // namespace simtlm::frontend
