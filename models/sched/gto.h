@@ -30,12 +30,16 @@ class GtoPolicy : public Policy {
     std::vector<Entry> by_age;  // oldest first
     int64_t greedy = -1;        // slot that issued last, while it is present
     // The order only changes with the warp set or the greedy warp: kept
-    // between cycles instead of rebuilt on every call.
+    // between cycles instead of rebuilt on every call. A new greedy warp
+    // (most issues) only needs two block copies of the age order.
+    std::vector<uint32_t> age_slots;  // by_age's slots
     std::vector<uint32_t> order;
-    bool stale = true;
+    bool warps_changed = true;  // age_slots and rank_ must be rebuilt
+    bool stale = true;          // order must be rebuilt
   };
   std::vector<Sched> sched_;
   std::vector<uint32_t> owner_;
+  std::vector<uint32_t> rank_;  // per slot: index in its scheduler's age_slots
 };
 
 }  // namespace simtlm::models::sched

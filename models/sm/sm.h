@@ -265,6 +265,11 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   // that cycle with kPipeline or kMemory; the scan still takes the cycle as
   // the SM's structural wake-up, as the examination would have.
   static constexpr uint8_t kParkedDead = kReasons;
+  // Parks that last until an event (no deadline, no dependence on the LD/ST
+  // backlog), as a bit per reason: an issue scan skips such warps with one
+  // test, their reasons having distinct priorities (reason_priority).
+  static constexpr uint32_t kWaitsForEvent =
+      (1u << kScoreboard) | (1u << kBarrier) | (1u << kFetch) | (1u << kParkedDead);
   void park(uint32_t slot, uint8_t reason) {
     parked_[slot] = reason;
     parked_until_[slot] = kNever;

@@ -57,13 +57,21 @@ void Sm::issue_stage(uint64_t c) {
     bool all_parked = true;
     bool needs_backlog = false;
     uint64_t memo_until = kNever;  // earliest structural deadline of the warps left parked
+    uint32_t waiting_reasons = 0;  // bit per reason of the warps skipped by the fast path
     if (sched_live_[s] > 0) {
       // Only an issue (after which the scan stops) changes the backlog.
       const bool backlog_busy = backlog_head_ < backlog_.size();
+      // Without stall events for the policy, a warp parked until an event
+      // (see kWaitsForEvent) only contributes its reason to the slot's stall.
+      const uint32_t skip_mask = policy_wants_stalls_ ? 0u : kWaitsForEvent;
       for (uint32_t slot : policy_->order(s, c)) {
         if (slot >= max_warps_) continue;
         const uint8_t parked = parked_[slot];
         if (parked != kIssued) {
+          if ((skip_mask >> parked) & 1u) {
+            waiting_reasons |= 1u << parked;
+            continue;
+          }
           if (parked == kParkedDead) continue;
           const uint64_t until = parked_until_[slot];
           // A warp parked behind the LD/ST backlog stays parked while the
@@ -101,6 +109,12 @@ void Sm::issue_stage(uint64_t c) {
     // The structural deadlines of warps left parked are the SM's structural
     // wake-up, as their examination would have made them.
     structural_wake_ = std::min(structural_wake_, memo_until);
+    // The skipped warps' reasons each have a priority of their own (below
+    // the structural ones), so the most advanced of them is the one the
+    // in-order comparison would have kept.
+    for (uint8_t r : {kScoreboard, kBarrier, kFetch}) {
+      if (((waiting_reasons >> r) & 1u) && reason_priority(r) > reason_priority(best)) best = r;
+    }
     const uint8_t reason = issued ? static_cast<uint8_t>(kIssued) : best;
     memo.valid = scan_memo_usable_ && sched_live_[s] > 0 && !issued && all_parked;
     memo.until = memo_until;
