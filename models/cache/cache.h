@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,6 +23,7 @@
 #include "models/common/at_initiator_port.h"
 #include "models/common/at_target_port.h"
 #include "models/common/clock_domain.h"
+#include "models/common/fifo.h"
 #include "models/common/mem_extension.h"
 #include "models/common/payload_pool.h"
 
@@ -167,10 +167,10 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   TagArray tags_;
   MshrTable mshrs_;
   PayloadPool pool_;
-  std::deque<Pending> requests_;     // accepted, waiting for the tag lookup
-  std::deque<Pending> responses_;    // to the requester, ordered by ready cycle
-  std::deque<tlm::tlm_generic_payload*> outgoing_;  // to the next level
-  std::deque<Pending> from_below_;   // responses from the next level
+  Fifo<Pending> requests_;     // accepted, waiting for the tag lookup
+  Fifo<Pending> responses_;    // to the requester, ordered by ready cycle
+  Fifo<tlm::tlm_generic_payload*> outgoing_;  // to the next level
+  Fifo<Pending> from_below_;   // responses from the next level
   std::vector<CacheObserver> observers_;
   CacheStats stats_;
   uint64_t response_port_free_ = 0;  // first cycle the response port may send (data_port_bytes)

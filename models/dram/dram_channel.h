@@ -22,12 +22,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
 #include "models/common/at_target_port.h"
 #include "models/common/clock_domain.h"
+#include "models/common/fifo.h"
 #include "models/common/mem_extension.h"
 #include "models/dram/dram_address.h"
 #include "models/dram/dram_params.h"
@@ -145,9 +145,9 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
   Cycle bus_free_ = 0;        // first cycle the data bus is free
   Cycle read_end_ = kNever;   // end of the last read data (tRTW)
   Cycle write_end_ = kNever;  // end of the last write data (tCDLR)
-  std::deque<InFlight> frontend_;  // front-end pipeline, due order
-  std::deque<Request> queue_;      // arrival order
-  std::deque<Response> responses_; // ordered by due cycle
+  Fifo<InFlight> frontend_;  // front-end pipeline, due order
+  Fifo<Request> queue_;      // arrival order
+  Fifo<Response> responses_; // ordered by due cycle
   unsigned admit_rr_ = 0;          // port admitted last (round-robin)
   DramStats stats_;
 };

@@ -17,11 +17,11 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include <tlm>
 
+#include "models/common/fifo.h"
 #include "models/noc/xbar_params.h"
 
 namespace simtlm::models {
@@ -88,8 +88,8 @@ class XbarSwitch {
 
   XbarParams p_;
   XbarDirectionStats* stats_;
-  std::vector<std::deque<XbarPacket>> in_q_;
-  std::vector<std::deque<XbarPacket>> out_q_;
+  std::vector<Fifo<XbarPacket>> in_q_;
+  std::vector<Fifo<XbarPacket>> out_q_;
   std::vector<uint32_t> in_used_;
   std::vector<uint32_t> out_used_;
   std::vector<uint64_t> in_busy_until_;

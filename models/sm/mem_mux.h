@@ -12,7 +12,6 @@
 // a response whose upstream port is still busy is held (END_RESP delayed).
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -20,6 +19,7 @@
 
 #include "models/common/at_initiator_port.h"
 #include "models/common/at_target_port.h"
+#include "models/common/fifo.h"
 
 namespace simtlm::models {
 
@@ -42,7 +42,7 @@ class MemMux : public sc_core::sc_module, private AtTargetPort::Listener, privat
 
   std::vector<std::unique_ptr<AtTargetPort>> up_;
   std::unique_ptr<AtInitiatorPort> down_;
-  std::deque<unsigned> waiting_;   // inputs whose request is held, in arrival order
+  Fifo<unsigned> waiting_;   // inputs whose request is held, in arrival order
   int held_response_port_ = -1;    // upstream port of the response held downstream
   uint64_t forwarded_ = 0;
   uint64_t held_requests_ = 0;
