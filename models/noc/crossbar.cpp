@@ -113,23 +113,19 @@ void Crossbar::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_n
 
 uint64_t Crossbar::tick(uint64_t c) {
   // Packets at the output ports leave first (one per port per cycle), so the
-  // buffer space they free can be granted in the same cycle.
-  // (The per-port scans are skipped when their switch side is empty or
-  // nothing is held.)
-  if (!req_.outputs_empty()) {
-    for (unsigned j = 0; j < down_.size(); ++j) {
-      if (req_.output_ready(j, c) && down_[j]->request_ready()) {
-        down_[j]->send_request(*req_.pop_output(j).trans);
-      }
+  // buffer space they free can be granted in the same cycle. (The per-port
+  // loops visit only ports with queued packets; the held-sender scans run
+  // only while something is held.)
+  req_.for_each_nonempty_output([&](unsigned j) {
+    if (req_.output_ready(j, c) && down_[j]->request_ready()) {
+      down_[j]->send_request(*req_.pop_output(j).trans);
     }
-  }
-  if (!rep_.outputs_empty()) {
-    for (unsigned i = 0; i < up_.size(); ++i) {
-      if (rep_.output_ready(i, c) && up_[i]->response_ready()) {
-        up_[i]->send_response(*rep_.pop_output(i).trans);
-      }
+  });
+  rep_.for_each_nonempty_output([&](unsigned i) {
+    if (rep_.output_ready(i, c) && up_[i]->response_ready()) {
+      up_[i]->send_response(*rep_.pop_output(i).trans);
     }
-  }
+  });
   req_.arbitrate(c);
   rep_.arbitrate(c);
   // Held senders whose input buffer has room again.
@@ -153,20 +149,12 @@ uint64_t Crossbar::tick(uint64_t c) {
   }
 
   uint64_t next = std::min(req_.next_grant_cycle(c), rep_.next_grant_cycle(c));
-  if (!req_.outputs_empty()) {
-    for (unsigned j = 0; j < down_.size(); ++j) {
-      if (!req_.output_empty(j) && down_[j]->request_ready()) {
-        next = std::min(next, std::max(req_.output_head(j).ready, c + 1));
-      }
-    }
-  }
-  if (!rep_.outputs_empty()) {
-    for (unsigned i = 0; i < up_.size(); ++i) {
-      if (!rep_.output_empty(i) && up_[i]->response_ready()) {
-        next = std::min(next, std::max(rep_.output_head(i).ready, c + 1));
-      }
-    }
-  }
+  req_.for_each_nonempty_output([&](unsigned j) {
+    if (down_[j]->request_ready()) next = std::min(next, std::max(req_.output_head(j).ready, c + 1));
+  });
+  rep_.for_each_nonempty_output([&](unsigned i) {
+    if (up_[i]->response_ready()) next = std::min(next, std::max(rep_.output_head(i).ready, c + 1));
+  });
   return next == std::numeric_limits<uint64_t>::max() ? kSleep : next;
 }
 

@@ -16,11 +16,14 @@ XbarSwitch::XbarSwitch(const XbarParams& params, XbarDirectionStats& stats)
       out_busy_until_(params.ports_out, 0),
       rr_(params.ports_out, params.ports_in - 1),
       granted_at_(params.ports_in, std::numeric_limits<uint64_t>::max()),
-      candidates_(params.ports_in <= 64 ? params.ports_out : 0, 0) {}
+      candidates_(params.ports_in <= 64 ? params.ports_out : 0, 0),
+      in_nonempty_((params.ports_in + 63) / 64, 0),
+      out_nonempty_((params.ports_out + 63) / 64, 0) {}
 
 void XbarSwitch::accept(unsigned in, const XbarPacket& packet) {
   in_used_[in] += packet.flits;
   in_q_[in].push_back(packet);
+  set_bit(in_nonempty_, in);
   ++queued_in_;
 }
 
@@ -34,15 +37,13 @@ void XbarSwitch::arbitrate(uint64_t c) {
     for (unsigned i = 0; i < n; ++i) {
       while (!in_q_[i].empty() && in_q_[i].front().ready <= c) {
         XbarPacket out = in_q_[i].front();
-        in_q_[i].pop_front();
-        --queued_in_;
+        pop_in(i);
         in_used_[i] -= out.flits;
         out_used_[out.dst] += out.flits;
         out.ready = c + p_.latency;
         ++stats_->packets;
         stats_->flits += out.flits;
-        out_q_[out.dst].push_back(out);
-        ++queued_out_;
+        push_out(out.dst, out);
       }
     }
     return;
@@ -55,8 +56,9 @@ void XbarSwitch::arbitrate(uint64_t c) {
   // input has one head, so it is a candidate of one output only and the sets
   // stay exact while the outputs are served.
   uint64_t ready_inputs = 0;
-  for (unsigned i = 0; i < n; ++i) {
-    if (in_q_[i].empty() || in_busy_until_[i] > c) continue;
+  for (uint64_t queued = in_nonempty_[0]; queued != 0; queued &= queued - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(queued));
+    if (in_busy_until_[i] > c) continue;
     const XbarPacket& head = in_q_[i].front();
     if (head.ready > c) continue;
     candidates_[head.dst] |= uint64_t(1) << i;
@@ -129,10 +131,8 @@ bool XbarSwitch::try_grant(unsigned i, unsigned o, uint32_t buffered, uint64_t c
   granted_at_[i] = c;
   ++stats_->packets;
   stats_->flits += head.flits;
-  in_q_[i].pop_front();
-  --queued_in_;
-  out_q_[o].push_back(out);
-  ++queued_out_;
+  pop_in(i);
+  push_out(o, out);
   return true;
 }
 
@@ -159,6 +159,7 @@ uint32_t XbarSwitch::arrived_flits(unsigned out, uint64_t c) const {
 XbarPacket XbarSwitch::pop_output(unsigned out) {
   XbarPacket p = out_q_[out].front();
   out_q_[out].pop_front();
+  if (out_q_[out].empty()) clear_bit(out_nonempty_, out);
   --queued_out_;
   out_used_[out] -= p.flits;
   return p;
@@ -167,14 +168,14 @@ XbarPacket XbarSwitch::pop_output(unsigned out) {
 uint64_t XbarSwitch::next_grant_cycle(uint64_t c) const {
   uint64_t next = std::numeric_limits<uint64_t>::max();
   if (queued_in_ == 0) return next;
-  for (unsigned i = 0; i < p_.ports_in; ++i) {
-    if (in_q_[i].empty()) {
-      continue;
+  for (std::size_t w = 0; w < in_nonempty_.size(); ++w) {
+    for (uint64_t queued = in_nonempty_[w]; queued != 0; queued &= queued - 1) {
+      const unsigned i = static_cast<unsigned>(w * 64 + static_cast<unsigned>(__builtin_ctzll(queued)));
+      const XbarPacket& head = in_q_[i].front();
+      const uint64_t at = p_.ideal ? std::max(head.ready, c + 1)
+                                   : std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
+      next = std::min(next, at);
     }
-    const XbarPacket& head = in_q_[i].front();
-    const uint64_t at = p_.ideal ? std::max(head.ready, c + 1)
-                                 : std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
-    next = std::min(next, at);
   }
   return next;
 }

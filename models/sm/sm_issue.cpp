@@ -110,10 +110,14 @@ void Sm::issue_stage(uint64_t c) {
     // wake-up, as their examination would have made them.
     structural_wake_ = std::min(structural_wake_, memo_until);
     // The skipped warps' reasons each have a priority of their own (below
-    // the structural ones), so the most advanced of them is the one the
-    // in-order comparison would have kept.
-    for (uint8_t r : {kScoreboard, kBarrier, kFetch}) {
-      if (((waiting_reasons >> r) & 1u) && reason_priority(r) > reason_priority(best)) best = r;
+    // the structural ones, rising with the reason's value: fetch < barrier <
+    // scoreboard), so the highest of them is the one the in-order comparison
+    // would have kept.
+    static_assert(kFetch < kBarrier && kBarrier < kScoreboard, "skipped reasons ordered by priority");
+    const uint32_t skipped = waiting_reasons & ((1u << kScoreboard) | (1u << kBarrier) | (1u << kFetch));
+    if (skipped != 0) {
+      const uint8_t r = static_cast<uint8_t>(31 - __builtin_clz(skipped));
+      if (reason_priority(r) > reason_priority(best)) best = r;
     }
     const uint8_t reason = issued ? static_cast<uint8_t>(kIssued) : best;
     memo.valid = scan_memo_usable_ && sched_live_[s] > 0 && !issued && all_parked;
