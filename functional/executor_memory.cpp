@@ -366,7 +366,10 @@ void load_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchCo
   // alignment bit set so that every lane is rejected.
   const uint64_t limit = size >= E ? size - E : 0;
   const uint64_t reject = size >= E ? (E - 1) : ~0ull;
-  auto bad = [&](unsigned l, uint64_t a) {
+  // Out of line and cold: inlined into `lane`, the fault report made it too
+  // big to be inlined into the loops below under link-time optimisation
+  // (three times the host instructions for sgemm's shared loads).
+  auto bad = [&](unsigned l, uint64_t a) __attribute__((noinline, cold)) {
     if (a & (E - 1)) fault("misaligned", Access::Load, d.space, a, E, "", ctx, cta, warp, d, l);
     fault("out-of-bounds", Access::Load, d.space, a, E, what + std::to_string(size) + " bytes", ctx, cta,
           warp, d, l);
