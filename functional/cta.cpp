@@ -24,8 +24,7 @@ Cta::Cta(const LaunchContext& ctx, uint64_t linear_id)
   const uint32_t threads = ctx.threads_per_cta();
   const uint32_t regs = static_cast<uint32_t>(ctx.kernel().regs.size());
   const ir::FunctionAnalysis& analysis = ctx.kernel().analysis;
-  const std::vector<uint32_t>* zero_regs =
-      analysis.done && !analysis.zero_all_registers ? &analysis.registers_to_zero : nullptr;
+  const std::vector<uint32_t>* zero_regs = analysis.zero_all_registers ? nullptr : &analysis.registers_to_zero;
   warps_.reserve(ctx.warps_per_cta());
   for (uint32_t i = 0; i < ctx.warps_per_cta(); ++i) {
     const uint32_t first = i * w;

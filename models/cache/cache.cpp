@@ -522,15 +522,7 @@ void Cache::forward(tlm::tlm_generic_payload& trans) {
 }
 
 void Cache::respond(tlm::tlm_generic_payload& trans, uint64_t ready) {
-  // Keep responses_ ordered by ready cycle (stable for equal cycles); almost
-  // every response is ready no earlier than the last one queued.
-  if (responses_.empty() || responses_.back().ready <= ready) {
-    responses_.push_back({&trans, ready});
-  } else {
-    auto pos = std::upper_bound(responses_.begin(), responses_.end(), ready,
-                                [](uint64_t r, const Pending& p) { return r < p.ready; });
-    responses_.insert(pos, {&trans, ready});
-  }
+  responses_.insert_ordered({&trans, ready}, [](const Pending& p) { return p.ready; });
   if (up_.response_ready()) {
     wake_at(ready);
   }

@@ -11,6 +11,7 @@
 // Iterators are invalidated by every modification, as for a vector.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -54,6 +55,19 @@ class Fifo {
   }
   // Removes the element at `pos` (keeping the order); returns the next one.
   iterator erase(iterator pos) { return items_.erase(pos); }
+  // Inserts `v` after every element whose key(...) is not greater than
+  // key(v), keeping a queue ordered by key stable for equal keys. Queues
+  // ordered by a ready cycle almost always receive the latest one last, so
+  // that case is an append without a search.
+  template <class Key>
+  void insert_ordered(const T& v, Key key) {
+    const auto k = key(v);
+    if (empty() || key(back()) <= k) {
+      push_back(v);
+      return;
+    }
+    insert(std::upper_bound(begin(), end(), k, [&](const auto& kv, const T& x) { return kv < key(x); }), v);
+  }
   // Inserts before `pos`; returns the inserted element.
   iterator insert(iterator pos, const T& v) {
     if (pos == begin() && head_ > 0) {  // room in the dead prefix

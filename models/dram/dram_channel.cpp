@@ -189,10 +189,7 @@ void DramChannel::column(std::size_t index, Cycle c) {
     stats_.bytes_read += bytes;
     stats_.read_latency_cycles += due - r.arrival;
   }
-  Response resp{r.trans, due, r.port};
-  auto pos = std::upper_bound(responses_.begin(), responses_.end(), due,
-                              [](uint64_t d, const Response& x) { return d < x.due; });
-  responses_.insert(pos, resp);
+  responses_.insert_ordered(Response{r.trans, due, r.port}, [](const Response& x) { return x.due; });
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
 }
 

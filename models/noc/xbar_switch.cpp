@@ -24,12 +24,11 @@ void XbarSwitch::accept(unsigned in, const XbarPacket& packet) {
   in_used_[in] += packet.flits;
   in_q_[in].push_back(packet);
   set_bit(in_nonempty_, in);
-  ++queued_in_;
 }
 
 void XbarSwitch::arbitrate(uint64_t c) {
   const unsigned n = p_.ports_in;
-  if (queued_in_ == 0) {
+  if (ports(in_nonempty_).none()) {
     return;  // nothing to grant, no head to count as stalled
   }
   if (p_.ideal) {
@@ -160,34 +159,21 @@ XbarPacket XbarSwitch::pop_output(unsigned out) {
   XbarPacket p = out_q_[out].front();
   out_q_[out].pop_front();
   if (out_q_[out].empty()) clear_bit(out_nonempty_, out);
-  --queued_out_;
   out_used_[out] -= p.flits;
   return p;
 }
 
 uint64_t XbarSwitch::next_grant_cycle(uint64_t c) const {
   uint64_t next = std::numeric_limits<uint64_t>::max();
-  if (queued_in_ == 0) return next;
-  for (std::size_t w = 0; w < in_nonempty_.size(); ++w) {
-    for (uint64_t queued = in_nonempty_[w]; queued != 0; queued &= queued - 1) {
-      const unsigned i = static_cast<unsigned>(w * 64 + static_cast<unsigned>(__builtin_ctzll(queued)));
-      const XbarPacket& head = in_q_[i].front();
-      const uint64_t at = p_.ideal ? std::max(head.ready, c + 1)
-                                   : std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
-      next = std::min(next, at);
-    }
-  }
+  ports(in_nonempty_).for_each([&](std::size_t i) {
+    const XbarPacket& head = in_q_[i].front();
+    const uint64_t at = p_.ideal ? std::max(head.ready, c + 1)
+                                 : std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
+    next = std::min(next, at);
+  });
   return next;
 }
 
-bool XbarSwitch::empty() const {
-  for (const auto& q : in_q_) {
-    if (!q.empty()) return false;
-  }
-  for (const auto& q : out_q_) {
-    if (!q.empty()) return false;
-  }
-  return true;
-}
+bool XbarSwitch::empty() const { return ports(in_nonempty_).none() && ports(out_nonempty_).none(); }
 
 }  // namespace simtlm::models

@@ -21,6 +21,7 @@
 
 #include <tlm>
 
+#include "frontend/analysis/bitset.h"
 #include "models/common/fifo.h"
 #include "models/noc/xbar_params.h"
 
@@ -59,21 +60,12 @@ class XbarSwitch {
   bool output_ready(unsigned out, uint64_t cycle) const {
     return !out_q_[out].empty() && out_q_[out].front().ready <= cycle;
   }
-  bool output_empty(unsigned out) const { return out_q_[out].empty(); }
   // Calls f(out) for every output with a packet queued, in port order (the
-  // per-cycle loops of the module visit only those).
+  // per-cycle loops of the module visit only those). f may pop that output.
   template <class F>
   void for_each_nonempty_output(F&& f) const {
-    for (std::size_t w = 0; w < out_nonempty_.size(); ++w) {
-      for (uint64_t bits = out_nonempty_[w]; bits != 0; bits &= bits - 1) {
-        f(static_cast<unsigned>(w * 64 + static_cast<unsigned>(__builtin_ctzll(bits))));
-      }
-    }
+    ports(out_nonempty_).for_each([&](std::size_t out) { f(static_cast<unsigned>(out)); });
   }
-  // No packet at any output / in any input buffer (lets the module skip its
-  // per-port scans).
-  bool outputs_empty() const { return queued_out_ == 0; }
-  bool inputs_empty() const { return queued_in_ == 0; }
   const XbarPacket& output_head(unsigned out) const { return out_q_[out].front(); }
   XbarPacket pop_output(unsigned out);
 
@@ -106,23 +98,20 @@ class XbarSwitch {
   std::vector<uint64_t> out_busy_until_;
   std::vector<uint32_t> rr_;  // per output: input granted last
   std::vector<uint64_t> granted_at_;  // per input: cycle of its last grant (stall accounting)
-  std::size_t queued_in_ = 0;         // packets in all input buffers
-  std::size_t queued_out_ = 0;        // packets in all output queues (pipeline + buffer)
   std::vector<uint64_t> candidates_;  // per output: inputs whose ready head wants it (ports_in <= 64)
   // Bit per port (64 per word) whose queue is not empty.
   std::vector<uint64_t> in_nonempty_;
   std::vector<uint64_t> out_nonempty_;
+  static frontend::analysis::BitsView ports(const std::vector<uint64_t>& m) { return {m.data(), m.size()}; }
   static void set_bit(std::vector<uint64_t>& m, unsigned i) { m[i >> 6] |= uint64_t(1) << (i & 63); }
   static void clear_bit(std::vector<uint64_t>& m, unsigned i) { m[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
   void push_out(unsigned o, const XbarPacket& p) {
     out_q_[o].push_back(p);
     set_bit(out_nonempty_, o);
-    ++queued_out_;
   }
   void pop_in(unsigned i) {
     in_q_[i].pop_front();
     if (in_q_[i].empty()) clear_bit(in_nonempty_, i);
-    --queued_in_;
   }
 };
 

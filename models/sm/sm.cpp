@@ -321,7 +321,7 @@ uint64_t Sm::next_wake(uint64_t c) const {
   if (faulted_) return kSleep;
   uint64_t n = kNever;
   auto consider = [&](uint64_t x) { n = std::min(n, std::max(x, c + 1)); };
-  if (!pending_ctas_.empty() || issued_this_cycle_ || throttled_this_cycle_ || fetch_wanted_ > 0) consider(c + 1);
+  if (!pending_ctas_.empty() || issued_this_cycle_ || throttled_this_cycle_ || any_wants_fetch()) consider(c + 1);
   for (uint32_t slot : fetching_) consider(warps_[slot].fetch_ready);
   if (!events_.empty()) consider(events_.top().cycle);
   if (backlog_head_ < backlog_.size()) {
@@ -444,13 +444,10 @@ void Sm::want_fetch(uint32_t slot) {
 }
 
 void Sm::set_wants_fetch(uint32_t slot, bool on) {
-  if (wants_fetch(slot) == on) return;
   const uint64_t bit = uint64_t(1) << (slot & 63);
   if (on) {
-    ++fetch_wanted_;
     fetch_mask_[slot >> 6] |= bit;
   } else {
-    --fetch_wanted_;
     fetch_mask_[slot >> 6] &= ~bit;
   }
 }
@@ -494,7 +491,7 @@ void Sm::process_fetch_arrivals(uint64_t c) {
 }
 
 void Sm::fetch_stage(uint64_t c) {
-  if (fetch_wanted_ == 0) return;
+  if (!any_wants_fetch()) return;
   // Warps wanting a fetch in slot order from fetch_rr_, wrapping around.
   const uint32_t start = fetch_rr_ < max_warps_ ? fetch_rr_ : 0;
   uint32_t slot = next_wanting_fetch(start);

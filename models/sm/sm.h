@@ -235,6 +235,12 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   void flush_ibuffer(WarpState& w);
   void want_fetch(uint32_t slot);
   bool wants_fetch(uint32_t slot) const { return (fetch_mask_[slot >> 6] >> (slot & 63)) & 1u; }
+  bool any_wants_fetch() const {
+    for (uint64_t word : fetch_mask_) {
+      if (word != 0) return true;
+    }
+    return false;
+  }
   void set_wants_fetch(uint32_t slot, bool on);
   // First slot >= from whose warp wants a fetch, or max_warps_.
   uint32_t next_wanting_fetch(uint32_t from) const;
@@ -268,8 +274,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   // Parks that last until an event (no deadline, no dependence on the LD/ST
   // backlog), as a bit per reason: an issue scan skips such warps with one
   // test, their reasons having distinct priorities (reason_priority).
-  static constexpr uint32_t kWaitsForEvent =
-      (1u << kScoreboard) | (1u << kBarrier) | (1u << kFetch) | (1u << kParkedDead);
+  static constexpr uint32_t kEventReasons = (1u << kScoreboard) | (1u << kBarrier) | (1u << kFetch);
+  static constexpr uint32_t kWaitsForEvent = kEventReasons | (1u << kParkedDead);
   void park(uint32_t slot, uint8_t reason) {
     parked_[slot] = reason;
     parked_until_[slot] = kNever;
@@ -365,7 +371,6 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   std::vector<Response> responses_;
   size_t responses_head_ = 0;
   std::vector<uint32_t> fetching_;                // slots with a fetch in flight
-  uint32_t fetch_wanted_ = 0;                     // warps with an empty I-buffer and no fetch
   std::vector<uint64_t> fetch_mask_;              // bit per slot: the warp wants a fetch (empty I-buffer, none in flight)
   uint32_t fetch_rr_ = 0;
   std::vector<uint32_t> cta_check_;               // CTA slots that may have completed

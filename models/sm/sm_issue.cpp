@@ -114,7 +114,7 @@ void Sm::issue_stage(uint64_t c) {
     // scoreboard), so the highest of them is the one the in-order comparison
     // would have kept.
     static_assert(kFetch < kBarrier && kBarrier < kScoreboard, "skipped reasons ordered by priority");
-    const uint32_t skipped = waiting_reasons & ((1u << kScoreboard) | (1u << kBarrier) | (1u << kFetch));
+    const uint32_t skipped = waiting_reasons & kEventReasons;
     if (skipped != 0) {
       const uint8_t r = static_cast<uint8_t>(31 - __builtin_clz(skipped));
       if (reason_priority(r) > reason_priority(best)) best = r;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <random>
+#include <utility>
 
 #include "models/common/fifo.h"
 
@@ -88,6 +89,27 @@ TEST(Fifo, EraseLoopStopsAtTheEndEvenWhenItEmptiesTheQueue) {
   f.push_back(7);
   EXPECT_EQ(f.front(), 7);
   EXPECT_EQ(f.size(), 1u);
+}
+
+
+TEST(Fifo, InsertOrderedIsStableAndMatchesUpperBound) {
+  std::mt19937 rng(11);
+  Fifo<std::pair<int, int>> f;  // (key, arrival)
+  std::deque<std::pair<int, int>> d;
+  const auto key = [](const std::pair<int, int>& p) { return p.first; };
+  for (int step = 0; step < 5000; ++step) {
+    if (!d.empty() && rng() % 3 == 0) {
+      f.pop_front();
+      d.pop_front();
+      continue;
+    }
+    // Mostly non-decreasing keys (the append path), sometimes earlier ones.
+    const int k = (d.empty() ? 0 : d.back().first) + static_cast<int>(rng() % 4) - (rng() % 5 == 0 ? 6 : 0);
+    f.insert_ordered({k, step}, key);
+    d.insert(std::upper_bound(d.begin(), d.end(), k, [](int kv, const auto& x) { return kv < x.first; }),
+             {k, step});
+    ASSERT_TRUE(std::equal(f.begin(), f.end(), d.begin(), d.end())) << "step " << step;
+  }
 }
 
 }  // namespace
