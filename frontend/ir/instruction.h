@@ -112,6 +112,7 @@ struct Instruction {
   bool shift_clamp = false;        // shf.clamp (else .wrap)
   bool shift_left = false;         // shf.l (else .r)
   bool volatile_ = false;          // ld/st.volatile
+  CacheOp cache_op = CacheOp::None;  // ld/st cache operator
   uint8_t prmt_mode = 0;           // prmt: 0 = default, else f4e,b4e,rc8,ecl,ecr,rc16 (1..6)
   uint8_t lop3_lut = 0;            // lop3 immediate truth table (also kept in operands)
   uint8_t bar_red_op = 0;          // bar.red: 1=popc, 2=and, 3=or

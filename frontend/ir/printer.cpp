@@ -275,6 +275,7 @@ std::string mnemonic(const Instruction& i) {
       else if (i.order != MemOrder::None) s += dot(order_name(i.order));
       if (i.scope != MemScope::None) s += dot(scope_name(i.scope));
       s += space();
+      if (i.cache_op != CacheOp::None) s += dot(cache_op_name(i.cache_op));
       if (i.vec > 1) s += ".v" + std::to_string(i.vec);
       return s + type();
     }

@@ -3,8 +3,8 @@
 // print_module() produces PTX that frontend::parse_ptx() accepts and that
 // parses back to the same instructions (opcode, modifiers, operands, targets)
 // as long as the module's variables are declared before the functions (true
-// for nvcc output). What the IR does not record is not printed: cache
-// operators, .nc, eviction hints, .loc, prefetch levels (printed as .L2),
+// for nvcc output). What the IR does not record is not printed: .nc,
+// eviction hints, .loc, prefetch levels (printed as .L2),
 // scoping of nested blocks (all registers and locals are declared at the top
 // of the function; names that occur more than once get a `$<index>` suffix).
 #pragma once

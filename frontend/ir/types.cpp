@@ -82,4 +82,18 @@ std::string_view space_name(StateSpace s) {
   return "";
 }
 
+std::string_view cache_op_name(CacheOp c) {
+  switch (c) {
+    case CacheOp::None: return "";
+    case CacheOp::Ca: return "ca";
+    case CacheOp::Cg: return "cg";
+    case CacheOp::Cs: return "cs";
+    case CacheOp::Lu: return "lu";
+    case CacheOp::Cv: return "cv";
+    case CacheOp::Wb: return "wb";
+    case CacheOp::Wt: return "wt";
+  }
+  return "";
+}
+
 }  // namespace simtlm::ir

@@ -68,6 +68,12 @@ enum class BarrierKind : uint8_t { None, Sync, Arrive, Red };
 enum class MemScope : uint8_t { None, Cta, Cluster, Gpu, Sys };
 enum class MemOrder : uint8_t { None, Relaxed, Acquire, Release, AcqRel, Sc, Weak, Volatile };
 
+// Cache operators of ld/st (PTX ISA "Cache Operators"): performance hints
+// that never change the values a program reads. Loads: .ca .cg .cs .lu .cv;
+// stores: .wb .cg .cs .wt. None = not given (.ca for ld, .wb for st).
+enum class CacheOp : uint8_t { None, Ca, Cg, Cs, Lu, Cv, Wb, Wt };
+std::string_view cache_op_name(CacheOp c);
+
 // testp properties.
 enum class TestProp : uint8_t { None, Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 

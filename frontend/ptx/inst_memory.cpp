@@ -25,7 +25,7 @@ void apply_ldst_qualifiers(InstCtx& c, bool is_store) {
     bool strong = o != MemOrder::Weak;
     if (strong && m.scope == MemScope::None) c.fail("a .relaxed/.acquire/.release access needs a scope");
     if (!strong && m.scope != MemScope::None) c.fail("a scope needs .relaxed, .acquire or .release");
-    if (m.cache_op) c.fail("cache operators cannot be combined with a memory order");
+    if (strong && m.cache_op != CacheOp::None) c.fail("cache operators cannot be combined with a memory order");
   } else if (m.scope != MemScope::None) {
     c.fail("a scope needs .relaxed, .acquire or .release");
   }
@@ -36,6 +36,16 @@ void apply_ldst_qualifiers(InstCtx& c, bool is_store) {
   c.inst.space = s;
   c.inst.order = m.volatile_ ? MemOrder::Volatile : o;
   c.inst.volatile_ = m.volatile_;
+  if (m.cache_op != CacheOp::None) {
+    if (m.volatile_) c.fail("cache operators cannot be combined with .volatile");
+    // ld takes .ca .cg .cs .lu .cv, st takes .wb .cg .cs .wt (PTX ISA).
+    const CacheOp op = m.cache_op;
+    const bool ok = is_store ? (op == CacheOp::Wb || op == CacheOp::Cg || op == CacheOp::Cs || op == CacheOp::Wt)
+                             : (op == CacheOp::Ca || op == CacheOp::Cg || op == CacheOp::Cs || op == CacheOp::Lu ||
+                                op == CacheOp::Cv);
+    if (!ok) c.fail("cache operator ." + std::string(cache_op_name(op)) + " not allowed on " + std::string(c.mnemonic));
+    c.inst.cache_op = op;
+  }
   c.inst.scope = m.scope;
   c.inst.vec = m.vec;
 }
@@ -79,6 +89,8 @@ void decode_ld(InstCtx& c) {
   if (c.mods.nc) {
     if (c.inst.space != StateSpace::Global) c.fail("ld.nc needs the .global state space");
     if (c.mods.volatile_ || c.mods.order != MemOrder::None) c.fail("ld.nc cannot be volatile or ordered");
+    const CacheOp op = c.inst.cache_op;
+    if (op == CacheOp::Lu || op == CacheOp::Cv) c.fail("ld.nc takes only the cache operators .ca, .cg and .cs");
   }
   c.need_operands(2);
   value_slot(c, 0, t, true);

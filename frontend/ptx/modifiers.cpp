@@ -66,9 +66,8 @@ const Word<TestProp> kTestp[] = {{"finite", TestProp::Finite},       {"infinite"
 const Word<uint8_t> kPrmt[] = {{"f4e", 1}, {"b4e", 2}, {"rc8", 3}, {"ecl", 4}, {"ecr", 5}, {"rc16", 6}};
 const Word<uint8_t> kBarRed[] = {{"popc", 1}, {"and", 2}, {"or", 3}};
 
-bool is_cache_op(std::string_view s) {
-  return s == "ca" || s == "cg" || s == "cs" || s == "lu" || s == "cv" || s == "wb" || s == "wt";
-}
+const Word<CacheOp> kCacheOp[] = {{"ca", CacheOp::Ca}, {"cg", CacheOp::Cg}, {"cs", CacheOp::Cs}, {"lu", CacheOp::Lu},
+                                   {"cv", CacheOp::Cv}, {"wb", CacheOp::Wb}, {"wt", CacheOp::Wt}};
 
 bool is_hint(std::string_view s) {
   return s == "L1::evict_normal" || s == "L1::evict_unchanged" || s == "L1::evict_first" ||
@@ -162,7 +161,11 @@ ModResult classify(std::string_view s, uint64_t allowed, ModSet& m, uint64_t& ca
     cat = kModMembar;
     return set_once(m.scope, sc, MemScope::None);
   }
-  if ((allowed & kModCacheOp) && is_cache_op(s)) return cat = kModCacheOp, flag(m.cache_op);
+  CacheOp cop;
+  if ((allowed & kModCacheOp) && lookup(s, kCacheOp, cop)) {
+    cat = kModCacheOp;
+    return set_once(m.cache_op, cop, CacheOp::None);
+  }
   if ((allowed & kModNc) && s == "nc") return cat = kModNc, flag(m.nc);
   if ((allowed & kModVec) && (s == "v2" || s == "v4")) {
     cat = kModVec;

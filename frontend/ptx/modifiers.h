@@ -31,7 +31,7 @@ inline constexpr uint64_t kModUni = 1ull << 14;
 inline constexpr uint64_t kModVolatile = 1ull << 15;
 inline constexpr uint64_t kModSem = 1ull << 16;       // .weak .relaxed .acquire .release .acq_rel .sc (order)
 inline constexpr uint64_t kModScope = 1ull << 17;     // .cta .cluster .gpu .sys
-inline constexpr uint64_t kModCacheOp = 1ull << 18;   // .ca .cg .cs .lu .cv .wb .wt (accepted, ignored)
+inline constexpr uint64_t kModCacheOp = 1ull << 18;   // .ca .cg .cs .lu .cv .wb .wt
 inline constexpr uint64_t kModNc = 1ull << 19;
 inline constexpr uint64_t kModVec = 1ull << 20;       // .v2 .v4
 inline constexpr uint64_t kModHint = 1ull << 21;      // .L1::evict_* .L2::evict_* .L2::64B/128B/256B (ignored)
@@ -67,6 +67,7 @@ struct ModSet {
   ir::ShflMode shfl = ir::ShflMode::None;
   ir::VoteMode vote = ir::VoteMode::None;
   ir::TestProp testp = ir::TestProp::None;
+  ir::CacheOp cache_op = ir::CacheOp::None;
   uint8_t vec = 1;
   uint8_t prmt = 0;
   int8_t shf_left = -1;   // -1 unset, 0 .r, 1 .l
@@ -74,7 +75,7 @@ struct ModSet {
   uint8_t bar_red = 0;    // 1 popc, 2 and, 3 or
   bool ftz = false, sat = false, approx = false, full = false, cc = false, uni = false;
   bool volatile_ = false, nc = false, sync = false, aligned = false, nan = false;
-  bool shiftamt = false, to = false, noftz = false, cache_op = false, bar_cta = false;
+  bool shiftamt = false, to = false, noftz = false, bar_cta = false;
   bool pf_level = false;
   bool has(uint64_t cat) const { return (seen & cat) != 0; }
   uint64_t seen = 0;  // categories that occurred

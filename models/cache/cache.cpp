@@ -239,7 +239,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
   CacheLine* l = tags_.find(line);
   if (l != nullptr && (l->valid & mask) == mask) {
     if (!response_room()) return fail(Fail::ResponseQueue);
-    tags_.touch(*l);
+    use_line(*l, ext);
     if (atomic) l->dirty |= mask;
     count_access(trans, ext);
     ++stats_.hits;
@@ -259,7 +259,8 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
       m->inflight |= extra;
       send_fill(line, extra, ext);
     }
-    if (l != nullptr) tags_.touch(*l);
+    if (l != nullptr) use_line(*l, ext);
+    if (!is_evict_first(ext)) m->evict_first = false;
     count_access(trans, ext);
     ++stats_.mshr_merges;
     notify(CacheEventKind::MshrMerge, line, mask, &trans, l != nullptr ? l->owner_warp : m->owner_warp, c);
@@ -276,7 +277,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
     m.owner_sm = l->owner_sm;
     m.owner_warp = l->owner_warp;
     l->reserved = true;
-    tags_.touch(*l);
+    use_line(*l, ext);
     send_fill(line, missing, ext);
     count_access(trans, ext);
     ++stats_.sector_misses;
@@ -287,12 +288,14 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
     l = allocate_line(line, sm, warp, c, true);
     if (l == nullptr) return false;
     l->reserved = true;
+    if (is_evict_first(ext)) tags_.demote(*l);
   }
   MshrEntry& m = mshrs_.allocate(line);
   m.waiters.push_back({&trans, mask, atomic});
   m.inflight = mask;
   m.owner_sm = sm;
   m.owner_warp = warp;
+  m.evict_first = is_evict_first(ext);
   send_fill(line, mask, ext);
   count_access(trans, ext);
   ++stats_.misses;
@@ -328,12 +331,13 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, const MemExtension* ex
       if (outgoing_room() < 1) return fail(Fail::MissQueue);
       if (l != nullptr) {
         l->valid |= mask;
-        tags_.touch(*l);
+        use_line(*l, ext);
         ++stats_.write_hits;
         notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
       } else if (p_.write_allocate) {
         l = allocate_line(line, sm, warp, c, true);
         if (l == nullptr) return false;
+        if (is_evict_first(ext)) tags_.demote(*l);
         l->valid = mask;
         ++stats_.write_misses;
         notify(CacheEventKind::Miss, line, mask, &trans, warp, c);
@@ -350,7 +354,7 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, const MemExtension* ex
         if (!response_room()) return fail(Fail::ResponseQueue);
         l->valid |= mask;
         l->dirty |= mask;
-        tags_.touch(*l);
+        use_line(*l, ext);
         count_access(trans, ext);
         ++stats_.write_hits;
         notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
@@ -370,6 +374,7 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, const MemExtension* ex
       if (!response_room()) return fail(Fail::ResponseQueue);
       l = allocate_line(line, sm, warp, c, true);
       if (l == nullptr) return false;
+      if (is_evict_first(ext)) tags_.demote(*l);
       l->valid = mask;
       l->dirty = mask;
       count_access(trans, ext);
@@ -429,6 +434,7 @@ bool Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
     // Allocate-on-fill (or the line was dropped meanwhile): take a frame now.
     l = allocate_line(line, m->owner_sm, m->owner_warp, c, false);
     if (l == nullptr) return false;
+    if (m->evict_first) tags_.demote(*l);
   }
   l->reserved = true;
   l->valid |= sectors;
@@ -486,6 +492,7 @@ void Cache::send_fill(uint64_t line, uint32_t sectors, const MemExtension* reque
     ext.cta_id = requester->cta_id;
     ext.pc = requester->pc;
     ext.space = requester->space;
+    ext.evict_first = requester->evict_first;
   }
   ext.kind = AccessKind::Fill;
   ext.sector_mask = sectors;

@@ -139,6 +139,11 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   // Chooses a frame for `line` (evicting its victim) at a miss or a fill;
   // nullptr (with the reason counted) when it cannot be done this cycle.
   CacheLine* allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t cycle, bool count_fail);
+  static bool is_evict_first(const MemExtension* ext) { return ext != nullptr && ext->evict_first; }
+  // A hit or merge on `l`: promotes it unless the access is evict-first.
+  void use_line(CacheLine& l, const MemExtension* ext) {
+    if (!is_evict_first(ext)) tags_.touch(l);
+  }
 
   bool fail(Fail why);
   // Counts `cycles` more fails of the blocked lookup, for the reason it failed.

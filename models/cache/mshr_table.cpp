@@ -53,6 +53,7 @@ MshrEntry& MshrTable::allocate(uint64_t line_addr) {
       e.owner_sm = -1;
       e.owner_warp = -1;
       e.invalidate_after_fill = false;
+      e.evict_first = false;
       ++in_use_;
       return e;
     }

@@ -25,6 +25,7 @@ struct MshrEntry {
   int32_t owner_sm = -1;    // requester of the miss (owner of the line when it is allocated at fill)
   int32_t owner_warp = -1;
   bool invalidate_after_fill = false;  // a write-evict passed while the line was not allocated
+  bool evict_first = false;  // every waiter so far is evict-first (a line allocated at fill is demoted)
 };
 
 class MshrTable {

@@ -41,6 +41,9 @@ class TagArray {
   // Makes `line` hold line_addr with no valid sectors, owned by (sm, warp).
   void install(CacheLine& line, uint64_t line_addr, int32_t sm, int32_t warp);
   void touch(CacheLine& line) { line.last_use = ++clock_; }
+  // Makes `line` the next victim of its set under LRU and FIFO (evict-first
+  // insertion); among several such lines the lowest way goes first.
+  void demote(CacheLine& line) { line.last_use = line.inserted = 0; }
   void invalidate(CacheLine& line);
 
   uint32_t sets() const { return sets_; }

@@ -327,6 +327,11 @@ std::vector<ConfigKey> build_schema() {
   t.push_back(B("gpu.l1d.cache_global", true, true,
                 "Global loads are cached in the L1D (false = nvcc -dlcm=cg: only local memory is cached).",
                 "GPGPU-Sim 4.x -gmem_skip_L1D 0"));
+  t.push_back(B("gpu.l1d.cache_operators", true, true,
+                "Honour the PTX cache operators of global accesses: ld.cg and ld.cv bypass the L1D; ld.cs, "
+                "ld.lu and st.cs lines are inserted first in eviction order (L1D and L2) and hits do not "
+                "promote them. false: every operator behaves as .ca/.wb.",
+                "PTX ISA, Cache Operators; GPGPU-Sim bypasses the L1D for ld.cg"));
   t.push_back(U("gpu.l1d.sets", 32, 32, "sets", 1, 65536, "L1D sets (power of two).", dl1));
   t.push_back(U("gpu.l1d.ways", 4, 4, "ways", 1, 256, "L1D associativity.", dl1));
   t.push_back(U("gpu.l1d.line_bytes", 128, 128, "bytes", 4, 4096, "L1D line size (power of two).", dl1));

@@ -37,6 +37,9 @@ struct MemExtension : tlm::tlm_extension<MemExtension> {
   uint16_t sector_bytes = 32;
   uint64_t request_id = 0;
   sc_core::sc_time issue_time = sc_core::SC_ZERO_TIME;
+  // Streaming data (PTX ld.cs/ld.lu/st.cs): a cache that allocates a line for
+  // it puts the line first in eviction order and a hit does not promote it.
+  bool evict_first = false;
 
   // Source routing for interconnects: a switch pushes the input port a request
   // came from and pops it to send the response back. Owned by the modules in

@@ -144,6 +144,11 @@ KernelTiming::KernelTiming(const functional::LaunchContext& ctx, const SmParams&
         unit = ExecUnit::Ldst;
         defaults = &p.ldst;
         t.path = mem_path(d, ctx.module());
+        if (p.cache_operators && d.inst != nullptr) {
+          const ir::CacheOp cop = d.inst->cache_op;
+          t.global_skips_l1d = d.cls == ExecClass::Load && (cop == ir::CacheOp::Cg || cop == ir::CacheOp::Cv);
+          t.evict_first = cop == ir::CacheOp::Cs || cop == ir::CacheOp::Lu;
+        }
         break;
       default:
         break;

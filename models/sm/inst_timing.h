@@ -59,6 +59,11 @@ struct InstTiming {
   uint8_t num_dst = 0;
   uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
   uint32_t dst[kMaxDst] = {};       // register indices written
+  // PTX cache operator of a global ld/st (gpu.l1d.cache_operators): the
+  // global lanes of ld.cg/ld.cv go around the L1D; ld.cs/ld.lu/st.cs are
+  // evict-first in the caches.
+  bool global_skips_l1d = false;
+  bool evict_first = false;
   bool is_memory() const { return unit == ExecUnit::Ldst; }
 };
 

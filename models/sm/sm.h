@@ -195,6 +195,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
     AccessKind kind = AccessKind::Load;
     StateSpace space = StateSpace::Global;
     bool bypass = false;
+    bool evict_first = false;  // cache operator .cs/.lu (global lanes)
   };
 
   struct Event {

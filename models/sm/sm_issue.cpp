@@ -385,8 +385,8 @@ void Sm::issue_memory(uint32_t slot, WarpState& w, CtaState& cs, const functiona
   // Global and local lanes: one transaction per line touched.
   const size_t first_txn = backlog_.size();
   const AccessKind kind = atomic ? AccessKind::Atomic : store ? AccessKind::Store : AccessKind::Load;
-  const bool bypass = !l1d_ || atomic || (load && !p_.l1d_cache_global);
-  auto emit = [&](StateSpace space, bool bypass_l1) {
+  const bool bypass = !l1d_ || atomic || (load && (!p_.l1d_cache_global || info.global_skips_l1d));
+  auto emit = [&](StateSpace space, bool bypass_l1, bool evict_first) {
     for (const LineRequest& lr : coalescer_.lines()) {
       Txn t;
       t.addr = lr.line;
@@ -398,6 +398,7 @@ void Sm::issue_memory(uint32_t slot, WarpState& w, CtaState& cs, const functiona
       t.kind = kind;
       t.space = space;
       t.bypass = bypass_l1;
+      t.evict_first = evict_first;
       backlog_.push_back(t);
     }
   };
@@ -405,7 +406,7 @@ void Sm::issue_memory(uint32_t slot, WarpState& w, CtaState& cs, const functiona
   if (global != 0) {
     coalescer_.clear();
     for (uint64_t m = global; m; m &= m - 1) coalescer_.add(rec.addresses[__builtin_ctzll(m)], bytes);
-    emit(StateSpace::Global, bypass);
+    emit(StateSpace::Global, bypass, info.evict_first);
     if (load) ++stats_.global_load_instructions;
     if (store) ++stats_.global_store_instructions;
     if (atomic) ++stats_.atomic_instructions;
@@ -419,7 +420,7 @@ void Sm::issue_memory(uint32_t slot, WarpState& w, CtaState& cs, const functiona
         coalescer_.add(local_address(slot, lane, off + b), std::min<uint32_t>(4, static_cast<uint32_t>(bytes - b)));
       }
     }
-    emit(StateSpace::Local, !l1d_ || atomic);
+    emit(StateSpace::Local, !l1d_ || atomic, false);
     if (load) ++stats_.local_load_instructions;
     if (store) ++stats_.local_store_instructions;
   }
@@ -476,6 +477,7 @@ void Sm::send_transactions(uint64_t c) {
   ext.sector_bytes = static_cast<uint16_t>(p_.coalesce_sector_bytes);
   ext.request_id = t.op;
   ext.issue_time = sc_core::sc_time_stamp();
+  ext.evict_first = t.evict_first;
   switch (t.kind) {
     case AccessKind::Store: ++stats_.store_transactions; break;
     case AccessKind::Atomic: ++stats_.atomic_transactions; break;

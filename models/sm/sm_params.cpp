@@ -138,6 +138,7 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
 
   p.l1d_enabled = cfg.boolean("gpu.l1d.enabled");
   p.l1d_cache_global = cfg.boolean("gpu.l1d.cache_global");
+  p.cache_operators = cfg.boolean("gpu.l1d.cache_operators");
   p.coalesce_line_bytes = cfg.u32("gpu.l1d.line_bytes");
   p.coalesce_sector_bytes = cfg.u32("gpu.l1d.sector_bytes");
   CacheParams& l1 = p.l1d;

@@ -111,6 +111,7 @@ struct SmParams {
   uint32_t coalesce_sector_bytes = 32;
   bool l1d_enabled = true;
   bool l1d_cache_global = true;     // false: global loads bypass the L1D
+  bool cache_operators = true;      // honour ld.cg/.cv (L1D bypass) and .cs/.lu (evict-first)
   CacheParams l1d;                  // clock_period is overwritten with the SM's
 
   uint32_t max_warps() const { return (max_threads + warp_size - 1) / warp_size; }

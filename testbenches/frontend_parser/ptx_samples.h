@@ -11,5 +11,6 @@ extern const char* const kDebugSwitch;  // k3g.ptx
 extern const char* const kIndirectCalls;  // k6.ptx
 extern const char* const kExternCall;  // k2e.ptx
 extern const char* const kWorkloadsSm80;  // w80.ptx
+extern const char* const kCacheOps;  // cop.ptx
 
 }  // namespace ptx_samples

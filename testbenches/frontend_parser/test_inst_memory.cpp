@@ -60,7 +60,8 @@ TEST(Memory, LoadVectorsAndQualifiers) {
   EXPECT_EQ(i.ops[0].elems[2].kind, OperandKind::Sink);
   EXPECT_EQ(one("ld.v2.u64 {%rd1, %rd2}, [%rd3];").inst->vec, 2);
   EXPECT_EQ(one("ld.global.ca.u32 %r1, [%rd1];").inst->space, StateSpace::Global);
-  for (const char* c : {"cg", "cs", "lu", "cv"}) one(std::string("ld.global.") + c + ".u32 %r1, [%rd1];");
+  EXPECT_EQ(one("ld.global.ca.u32 %r1, [%rd1];").inst->cache_op, CacheOp::Ca);
+  EXPECT_EQ(one("ld.global.u32 %r1, [%rd1];").inst->cache_op, CacheOp::None);
   one("ld.global.L1::evict_last.L2::256B.u32 %r1, [%rd1];");
   auto vol = one("ld.volatile.shared.u32 %r1, [%rd1];");
   EXPECT_TRUE(vol.inst->volatile_);
@@ -80,6 +81,35 @@ TEST(Memory, LoadVectorsAndQualifiers) {
   EXPECT_EQ(ldu.inst->op, Opcode::Ldu);
   EXPECT_EQ(ldu.inst->vec, 2);
   EXPECT_EQ(ldu.inst->space, StateSpace::Global);
+}
+
+// PTX ISA "Cache Operators": ld takes .ca .cg .cs .lu .cv, st takes .wb .cg
+// .cs .wt, ld.global.nc only .ca .cg .cs; none goes with .volatile or a
+// .relaxed/.acquire/.release order (.weak is allowed).
+TEST(Memory, CacheOperatorsAreRecordedAndChecked) {
+  const std::pair<const char*, CacheOp> loads[] = {
+      {"ca", CacheOp::Ca}, {"cg", CacheOp::Cg}, {"cs", CacheOp::Cs}, {"lu", CacheOp::Lu}, {"cv", CacheOp::Cv}};
+  for (const auto& [name, op] : loads) {
+    EXPECT_EQ(one(std::string("ld.global.") + name + ".u32 %r1, [%rd1];").inst->cache_op, op) << name;
+  }
+  for (const char* name : {"ca", "lu", "cv"}) {
+    EXPECT_NE(kernel_error(std::string("st.global.") + name + ".u32 [%rd1], %r1;").find("not allowed on st"),
+              std::string::npos)
+        << name;
+  }
+  const std::pair<const char*, CacheOp> stores[] = {
+      {"wb", CacheOp::Wb}, {"cg", CacheOp::Cg}, {"cs", CacheOp::Cs}, {"wt", CacheOp::Wt}};
+  for (const auto& [name, op] : stores) {
+    EXPECT_EQ(one(std::string("st.global.") + name + ".u32 [%rd1], %r1;").inst->cache_op, op) << name;
+  }
+  EXPECT_NE(kernel_error("ld.global.wb.u32 %r1, [%rd1];").find("cache operator .wb not allowed on ld"),
+            std::string::npos);
+  EXPECT_EQ(one("ld.global.nc.cs.v2.f32 {%f1, %f2}, [%rd1];").inst->cache_op, CacheOp::Cs);
+  EXPECT_NE(kernel_error("ld.global.nc.lu.u32 %r1, [%rd1];").find("only the cache operators"), std::string::npos);
+  EXPECT_EQ(one("ld.weak.global.cg.u32 %r1, [%rd1];").inst->cache_op, CacheOp::Cg);
+  EXPECT_NE(kernel_error("ld.relaxed.gpu.global.cg.u32 %r1, [%rd1];").find("memory order"), std::string::npos);
+  EXPECT_NE(kernel_error("ld.volatile.global.cg.u32 %r1, [%rd1];").find("with .volatile"), std::string::npos);
+  EXPECT_NE(kernel_error("ld.global.cg.cs.u32 %r1, [%rd1];").find("duplicate"), std::string::npos);
 }
 
 TEST(Memory, LoadErrors) {

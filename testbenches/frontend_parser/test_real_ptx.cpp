@@ -64,6 +64,7 @@ void expect_same_instruction(const Instruction& a, const Instruction& b, const s
   EXPECT_EQ(a.shift_clamp, b.shift_clamp) << where;
   EXPECT_EQ(a.shift_left, b.shift_left) << where;
   EXPECT_EQ(a.volatile_, b.volatile_) << where;
+  EXPECT_EQ(static_cast<int>(a.cache_op), static_cast<int>(b.cache_op)) << where;
   EXPECT_EQ(a.prmt_mode, b.prmt_mode) << where;
   EXPECT_EQ(a.lop3_lut, b.lop3_lut) << where;
   EXPECT_EQ(a.bar_red_op, b.bar_red_op) << where;
@@ -180,6 +181,22 @@ TEST(RealPtx, WorkloadsSm80) {
 }
 
 TEST(RealPtx, RoundTripWorkloadsSm80) { round_trip(ptx_samples::kWorkloadsSm80, "w80.ptx"); }
+
+// nvcc's cache-operator intrinsics: each global ld/st records its operator
+// (ld.global.nc without one: __ldg) and prints back with it.
+TEST(RealPtx, CacheOperatorsAreRecordedAndRoundTrip) {
+  auto m = parse(ptx_samples::kCacheOps, "cop.ptx");
+  ASSERT_EQ(m->functions.size(), 1u);
+  std::vector<CacheOp> seen;
+  for (const Instruction& i : m->functions[0].insts) {
+    if ((i.op == Opcode::Ld || i.op == Opcode::St) && i.space == StateSpace::Global) seen.push_back(i.cache_op);
+  }
+  const std::vector<CacheOp> expected = {CacheOp::Ca, CacheOp::Cg, CacheOp::Cs, CacheOp::Lu,
+                                         CacheOp::Cv, CacheOp::None, CacheOp::Cg, CacheOp::Wb,
+                                         CacheOp::Cg, CacheOp::Cs, CacheOp::Wt, CacheOp::Cs};
+  EXPECT_EQ(seen, expected);
+  round_trip(ptx_samples::kCacheOps, "cop.ptx");
+}
 
 TEST(RealPtx, RejectedSamplesGiveOneClearError) {
   std::string indirect;

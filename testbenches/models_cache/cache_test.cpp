@@ -338,6 +338,73 @@ TEST(Cache, FifoEvictsOldestInsertedLine) {
   EXPECT_EQ(s.evictions, 3u);
 }
 
+// Evict-first accesses (PTX ld.cs/ld.lu/st.cs): a line they allocate is the
+// next victim of its set, and their hits do not promote a line. One 2-way set;
+// the expected victims follow from that rule, not from the model's output.
+std::vector<uint64_t> evictions_with_evict_first(ReplacementPolicy policy, const std::vector<uint64_t>& seq,
+                                                 const std::vector<bool>& evict_first, CacheStats& stats) {
+  CacheParams p = base_params();
+  p.sets = 1;
+  p.ways = 2;
+  p.replacement = policy;
+  Bench b(p);
+  std::vector<uint64_t> ev;
+  b.cache.add_observer([&](const CacheEvent& e) {
+    if (e.kind == CacheEventKind::Evict) ev.push_back(e.line_addr);
+  });
+  for (size_t i = 0; i < seq.size(); ++i) {
+    tb::TbRequest r;
+    r.at = cyc(50 * i);
+    r.addr = seq[i];
+    r.evict_first = evict_first[i];
+    b.init.add(r);
+  }
+  b.run();
+  EXPECT_TRUE(b.init.all_responded());
+  stats = b.cache.stats();
+  return ev;
+}
+
+// (One simulation per test process: each test runs one sequence.)
+const uint64_t kLineA = 0, kLineB = 128, kLineC = 256;
+
+TEST(Cache, EvictFirstLineIsTheNextVictimUnderLru) {
+  CacheStats s;
+  // A, B (evict-first), C: C replaces B although A is older; A then hits.
+  auto ev = evictions_with_evict_first(ReplacementPolicy::LRU, {kLineA, kLineB, kLineC, kLineA},
+                                       {false, true, false, false}, s);
+  EXPECT_EQ(ev, (std::vector<uint64_t>{kLineB}));
+  EXPECT_EQ(s.hits, 1u);
+}
+
+TEST(Cache, EvictFirstLineIsTheNextVictimUnderFifo) {
+  CacheStats s;
+  auto ev = evictions_with_evict_first(ReplacementPolicy::FIFO, {kLineA, kLineB, kLineC, kLineA},
+                                       {false, true, false, false}, s);
+  EXPECT_EQ(ev, (std::vector<uint64_t>{kLineB}));
+  EXPECT_EQ(s.hits, 1u);
+}
+
+TEST(Cache, WithoutEvictFirstTheOlderLineIsTheVictim) {
+  CacheStats s;
+  // The same sequence without the hint: C replaces A, and A's return replaces B.
+  auto ev = evictions_with_evict_first(ReplacementPolicy::LRU, {kLineA, kLineB, kLineC, kLineA},
+                                       {false, false, false, false}, s);
+  EXPECT_EQ(ev, (std::vector<uint64_t>{kLineA, kLineB}));
+  EXPECT_EQ(s.hits, 0u);
+}
+
+TEST(Cache, EvictFirstHitDoesNotPromoteTheLine) {
+  CacheStats s;
+  // LRU: A, B, A (evict-first hit: A stays least recent), C evicts A (a
+  // normal hit would have promoted A and C would evict B, see
+  // LruEvictsLeastRecentlyUsedLine).
+  auto ev = evictions_with_evict_first(ReplacementPolicy::LRU, {kLineA, kLineB, kLineA, kLineC},
+                                       {false, false, true, false}, s);
+  EXPECT_EQ(ev, (std::vector<uint64_t>{kLineA}));
+  EXPECT_EQ(s.hits, 1u);
+}
+
 TEST(Cache, StreamingTwiceTheCapacityMissesEveryTimeWithLru) {
   CacheParams p = base_params();
   p.sets = 4;

@@ -40,6 +40,7 @@ struct TbRequest {
   models::StateSpace space = models::StateSpace::Global;
   int32_t sm = 0;
   int32_t warp = 0;
+  bool evict_first = false;  // MemExtension::evict_first (PTX .cs/.lu)
 };
 
 struct TbRecord {
@@ -125,6 +126,7 @@ class TestInitiator : public sc_core::sc_module, private models::AtInitiatorPort
       ext.sector_mask = rec.req.mask;
       ext.sm_id = rec.req.sm;
       ext.warp_id = rec.req.warp;
+      ext.evict_first = rec.req.evict_first;
       ext.request_id = next_;
       ext.issue_time = now;
       rec.sent = true;
