@@ -365,32 +365,29 @@ std::vector<uint64_t> evictions_with_evict_first(ReplacementPolicy policy, const
   return ev;
 }
 
-// (One simulation per test process: each test runs one sequence.)
-const uint64_t kLineA = 0, kLineB = 128, kLineC = 256;
+// A, B, C, A in one 2-way set, B evict-first or not (one simulation per test
+// process, so one sequence per test).
+std::vector<uint64_t> evictions_of_a_b_c_a(ReplacementPolicy policy, bool b_evict_first, CacheStats& s) {
+  return evictions_with_evict_first(policy, {0, 128, 256, 0}, {false, b_evict_first, false, false}, s);
+}
 
+// C replaces the evict-first B although A is older; A then hits.
 TEST(Cache, EvictFirstLineIsTheNextVictimUnderLru) {
   CacheStats s;
-  // A, B (evict-first), C: C replaces B although A is older; A then hits.
-  auto ev = evictions_with_evict_first(ReplacementPolicy::LRU, {kLineA, kLineB, kLineC, kLineA},
-                                       {false, true, false, false}, s);
-  EXPECT_EQ(ev, (std::vector<uint64_t>{kLineB}));
+  EXPECT_EQ(evictions_of_a_b_c_a(ReplacementPolicy::LRU, true, s), (std::vector<uint64_t>{128}));
   EXPECT_EQ(s.hits, 1u);
 }
 
 TEST(Cache, EvictFirstLineIsTheNextVictimUnderFifo) {
   CacheStats s;
-  auto ev = evictions_with_evict_first(ReplacementPolicy::FIFO, {kLineA, kLineB, kLineC, kLineA},
-                                       {false, true, false, false}, s);
-  EXPECT_EQ(ev, (std::vector<uint64_t>{kLineB}));
+  EXPECT_EQ(evictions_of_a_b_c_a(ReplacementPolicy::FIFO, true, s), (std::vector<uint64_t>{128}));
   EXPECT_EQ(s.hits, 1u);
 }
 
+// Without the hint C replaces A, and A's return replaces B.
 TEST(Cache, WithoutEvictFirstTheOlderLineIsTheVictim) {
   CacheStats s;
-  // The same sequence without the hint: C replaces A, and A's return replaces B.
-  auto ev = evictions_with_evict_first(ReplacementPolicy::LRU, {kLineA, kLineB, kLineC, kLineA},
-                                       {false, false, false, false}, s);
-  EXPECT_EQ(ev, (std::vector<uint64_t>{kLineA, kLineB}));
+  EXPECT_EQ(evictions_of_a_b_c_a(ReplacementPolicy::LRU, false, s), (std::vector<uint64_t>{0, 128}));
   EXPECT_EQ(s.hits, 0u);
 }
 
@@ -399,9 +396,8 @@ TEST(Cache, EvictFirstHitDoesNotPromoteTheLine) {
   // LRU: A, B, A (evict-first hit: A stays least recent), C evicts A (a
   // normal hit would have promoted A and C would evict B, see
   // LruEvictsLeastRecentlyUsedLine).
-  auto ev = evictions_with_evict_first(ReplacementPolicy::LRU, {kLineA, kLineB, kLineA, kLineC},
-                                       {false, false, true, false}, s);
-  EXPECT_EQ(ev, (std::vector<uint64_t>{kLineA}));
+  auto ev = evictions_with_evict_first(ReplacementPolicy::LRU, {0, 128, 0, 256}, {false, false, true, false}, s);
+  EXPECT_EQ(ev, (std::vector<uint64_t>{0}));
   EXPECT_EQ(s.hits, 1u);
 }
 

@@ -69,48 +69,44 @@ Counts run_twice(const std::string& cop, const std::vector<std::string>& overrid
   return {stat(s, "gpu.l1d_total.reads"), stat(s, "gpu.l1d_total.hits"), stat(s, "gpu.l2_total.reads")};
 }
 
-// 32 words = one 128-byte line: .ca misses once in the L1D and hits once.
-TEST(CacheOperators, CaLoadsAreCachedInTheL1d) {
-  const Counts c = run_twice(".ca");
+// 32 words = one 128-byte line: cached, the first load misses in the L1D and
+// the second hits; around the L1D, both reach the L2.
+void expect_cached_in_l1d(const Counts& c) {
   EXPECT_EQ(c.l1d_reads, 2);
   EXPECT_EQ(c.l1d_hits, 1);
   EXPECT_EQ(c.l2_reads, 1);
 }
 
+void expect_l1d_bypassed(const Counts& c) {
+  EXPECT_EQ(c.l1d_reads, 0);
+  EXPECT_EQ(c.l2_reads, 2);
+}
+
+TEST(CacheOperators, CaLoadsAreCachedInTheL1d) {
+  expect_cached_in_l1d(run_twice(".ca"));
+}
+
 TEST(CacheOperators, LoadsWithoutAnOperatorAreCachedInTheL1d) {
-  const Counts c = run_twice("");
-  EXPECT_EQ(c.l1d_reads, 2);
-  EXPECT_EQ(c.l1d_hits, 1);
-  EXPECT_EQ(c.l2_reads, 1);
+  expect_cached_in_l1d(run_twice(""));
 }
 
 // .cg: "cache at global level" -- both loads go to the L2.
 TEST(CacheOperators, CgLoadsBypassTheL1d) {
-  const Counts c = run_twice(".cg");
-  EXPECT_EQ(c.l1d_reads, 0);
-  EXPECT_EQ(c.l2_reads, 2);
+  expect_l1d_bypassed(run_twice(".cg"));
 }
 
 // .cv: "do not cache, fetch again" -- also around the L1D.
 TEST(CacheOperators, CvLoadsBypassTheL1d) {
-  const Counts c = run_twice(".cv");
-  EXPECT_EQ(c.l1d_reads, 0);
-  EXPECT_EQ(c.l2_reads, 2);
+  expect_l1d_bypassed(run_twice(".cv"));
 }
 
 // .cs is evict-first, still cached: the second load hits.
 TEST(CacheOperators, CsLoadsAreCachedEvictFirst) {
-  const Counts c = run_twice(".cs");
-  EXPECT_EQ(c.l1d_reads, 2);
-  EXPECT_EQ(c.l1d_hits, 1);
-  EXPECT_EQ(c.l2_reads, 1);
+  expect_cached_in_l1d(run_twice(".cs"));
 }
 
 TEST(CacheOperators, IgnoredWhenDisabled) {
-  const Counts c = run_twice(".cg", {"gpu.l1d.cache_operators=false"});
-  EXPECT_EQ(c.l1d_reads, 2);
-  EXPECT_EQ(c.l1d_hits, 1);
-  EXPECT_EQ(c.l2_reads, 1);
+  expect_cached_in_l1d(run_twice(".cg", {"gpu.l1d.cache_operators=false"}));
 }
 
 }  // namespace
