@@ -139,8 +139,15 @@ const char* const kDecisions[] = {
     "bits of 64-byte bursts). Open-page FR-FCFS with a 16-entry queue (3.x; 4.x uses 64). Slices and channels "
     "interleave every 256 bytes (`dramid@8`); inside a channel consecutive 256-byte chunks change bank "
     "(`gpu.dram.bank_interleave_bytes`), approximating GPGPU-Sim's bit mapping.",
-    "**Memory-partition queues** take GPGPU-Sim 3.x's defaults (`-gpgpu_dram_partition_queues 8:8:8:8`), which "
-    "neither Fermi config overrides. A cache's hit latency (`hit_latency`; 120 cycles for the L2, GPGPU-Sim's "
+    "**Memory-side queue depths** (both presets, since 2026-11-22) come from GPGPU-Sim 4.x's calibrated "
+    "`configs/tested-cfgs/SM2_GTX480`, the same file as the L1D, L2 and DRAM latencies (items 7 and 8): 64 L1D "
+    "MSHRs, 256 L2 MSHRs per slice, 64-entry interconnect->L2 and L2->interconnect queues "
+    "(`-gpgpu_dram_partition_queues 64:64:64:64`) and a 64-entry DRAM scheduler queue. Before, the presets took "
+    "GPGPU-Sim 3.x's depths (32, 32, 8, 8 and 16) together with 4.x's latencies; that file's own comment says the "
+    "buffers must cover the 100-cycle DRAM latency for full DRAM utilisation, and with the 3.x depths a streaming "
+    "kernel reached 59 % of the DRAM peak (docs/validation.md). TeslaC2050 is the same GF100 memory system and "
+    "takes the same depths; the 3.x values remain a `-p` away (`gpu.l1d.mshrs=32 gpu.l2.mshrs=32 "
+    "gpu.l2.request_queue_entries=8 gpu.l2.response_queue_entries=8 gpu.dram.queue_size=16`). A cache's hit latency (`hit_latency`; 120 cycles for the L2, GPGPU-Sim's "
     "ROP delay queue) is a pipeline in front of its response queue, as in GPGPU-Sim, where the ROP queue has no "
     "bound: an 8-entry response queue holding responses for their whole 120-cycle latency would cap a slice at 8 "
     "hits per 120 cycles (until 2026-11-22 simtlm did that; memory-bound workloads ran 30-65 % more cycles).",

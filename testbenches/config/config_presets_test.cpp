@@ -67,7 +67,18 @@ void expect_fermi_common(const Config& c) {
   EXPECT_EQ(c.u64("gpu.dram.chips_per_channel"), 2u);
   EXPECT_EQ(c.u64("gpu.dram.burst_length"), 8u);
   EXPECT_EQ(c.u64("gpu.dram.data_rate"), 4u);
-  EXPECT_EQ(c.u64("gpu.dram.queue_size"), 16u);
+  // Memory-side queue depths of GPGPU-Sim 4.x's configs/tested-cfgs/SM2_GTX480
+  // (dl1 S:64:8, dl2 A:256:4, -gpgpu_dram_partition_queues 64:64:64:64,
+  // -gpgpu_frfcfs_dram_sched_queue_size 64), the file the latencies come from.
+  EXPECT_EQ(c.u64("gpu.l1d.mshrs"), 64u);
+  EXPECT_EQ(c.u64("gpu.l1d.mshr_merge"), 8u);
+  EXPECT_EQ(c.u64("gpu.l1d.miss_queue_entries"), 8u);
+  EXPECT_EQ(c.u64("gpu.l2.mshrs"), 256u);
+  EXPECT_EQ(c.u64("gpu.l2.mshr_merge"), 4u);
+  EXPECT_EQ(c.u64("gpu.l2.miss_queue_entries"), 4u);
+  EXPECT_EQ(c.u64("gpu.l2.request_queue_entries"), 64u);
+  EXPECT_EQ(c.u64("gpu.l2.response_queue_entries"), 64u);
+  EXPECT_EQ(c.u64("gpu.dram.queue_size"), 64u);
   EXPECT_EQ(c.str("gpu.dram.scheduler"), "frfcfs");
   // int / fp latencies ADD,MAX,MUL,MAD,DIV.
   const char* ops[] = {"add", "max", "mul", "mad", "div"};
