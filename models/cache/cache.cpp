@@ -498,7 +498,7 @@ void Cache::send_fill(uint64_t line, uint32_t sectors, const MemExtension* reque
   ext.sector_mask = sectors;
   ext.sector_bytes = static_cast<uint16_t>(p_.sector_bytes);
   ext.request_id = next_request_id_++;
-  ext.issue_time = sc_core::sc_time_stamp();
+  ext.issue_time = sim_time();
   ++stats_.fill_requests;
   outgoing_.push_back(t);
 }
@@ -517,7 +517,7 @@ void Cache::send_writeback(uint64_t line, uint32_t sectors, int32_t sm, int32_t 
   ext.sector_mask = sectors;
   ext.sector_bytes = static_cast<uint16_t>(p_.sector_bytes);
   ext.request_id = next_request_id_++;
-  ext.issue_time = sc_core::sc_time_stamp();
+  ext.issue_time = sim_time();
   ++stats_.writebacks;
   stats_.writeback_sectors += popcount32(sectors);
   outgoing_.push_back(t);

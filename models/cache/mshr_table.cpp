@@ -8,6 +8,8 @@ MshrTable::MshrTable(uint32_t entries, uint32_t merge_limit) : entries_(entries)
   for (MshrEntry& e : entries_) {
     e.waiters.reserve(merge_limit);
   }
+  free_.assign((size_t(entries) + 63) / 64, ~uint64_t(0));
+  if (entries % 64 != 0) free_.back() = (uint64_t(1) << (entries % 64)) - 1;
   unsigned bits = 2;
   while ((size_t(1) << bits) < size_t(entries) * 2) ++bits;
   slots_.assign(size_t(1) << bits, 0);
@@ -40,9 +42,11 @@ void MshrTable::unindex(uint32_t index) {
 }
 
 MshrEntry& MshrTable::allocate(uint64_t line_addr) {
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    MshrEntry& e = entries_[i];
-    if (!e.busy) {
+  for (size_t w = 0; w < free_.size(); ++w) {
+    if (free_[w] != 0) {
+      const size_t i = w * 64 + static_cast<size_t>(__builtin_ctzll(free_[w]));
+      free_[w] &= free_[w] - 1;
+      MshrEntry& e = entries_[i];
       size_t s = home_slot(line_addr);
       while (slots_[s] != 0) s = (s + 1) & slot_mask_;
       slots_[s] = static_cast<uint32_t>(i + 1);
@@ -64,7 +68,9 @@ MshrEntry& MshrTable::allocate(uint64_t line_addr) {
 
 void MshrTable::release(MshrEntry& entry) {
   sc_assert(entry.busy);
-  unindex(static_cast<uint32_t>(&entry - entries_.data()));
+  const auto index = static_cast<uint32_t>(&entry - entries_.data());
+  unindex(index);
+  free_[index / 64] |= uint64_t(1) << (index % 64);
   entry.busy = false;
   entry.waiters.clear();
   entry.inflight = 0;

@@ -29,7 +29,7 @@ Clock::Clock(const sc_core::sc_time& period) : period_(period), ticks_(period.va
 
 sc_core::sc_time Clock::delay_until(uint64_t cycle) const {
   const sc_core::sc_time at = time_of(cycle);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_time();
   return at > now ? at - now : sc_core::SC_ZERO_TIME;
 }
 

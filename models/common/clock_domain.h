@@ -22,6 +22,15 @@ namespace simtlm::models {
 // Period of a clock given in MHz, rounded to the simulation time resolution.
 sc_core::sc_time period_from_mhz(double mhz);
 
+// The current simulation time. sc_core::sc_time_stamp() is an out-of-line
+// library call that looks the simulation context up each time; the clocked
+// modules ask for the time millions of times per run, so they read it from
+// the context (one per process, created at elaboration) directly.
+inline const sc_core::sc_time& sim_time() {
+  static const sc_core::sc_simcontext* const context = sc_core::sc_get_curr_simcontext();
+  return context->time_stamp();
+}
+
 class Clock {
  public:
   explicit Clock(const sc_core::sc_time& period);
@@ -30,7 +39,7 @@ class Clock {
   // Cycle number whose edge is at or before t: floor(t / period).
   uint64_t cycle_of(const sc_core::sc_time& t) const { return t.value() / ticks_; }
   // Cycle number at the current simulation time (floor).
-  uint64_t now() const { return cycle_of(sc_core::sc_time_stamp()); }
+  uint64_t now() const { return cycle_of(sim_time()); }
   // First cycle at which something happening at time t is seen: floor(t/P)+1.
   uint64_t registration_cycle(const sc_core::sc_time& t) const { return cycle_of(t) + 1; }
   uint64_t registration_cycle_now() const { return now() + 1; }
@@ -38,7 +47,7 @@ class Clock {
   sc_core::sc_time time_of(uint64_t cycle) const { return sc_core::sc_time::from_value(cycle * ticks_); }
   // Delay from now until the edge of `cycle` (zero if the edge is not in the future).
   sc_core::sc_time delay_until(uint64_t cycle) const;
-  bool on_edge() const { return sc_core::sc_time_stamp().value() % ticks_ == 0; }
+  bool on_edge() const { return sim_time().value() % ticks_ == 0; }
 
  private:
   sc_core::sc_time period_;

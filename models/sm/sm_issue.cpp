@@ -476,7 +476,7 @@ void Sm::send_transactions(uint64_t c) {
   ext.sector_mask = t.sectors;
   ext.sector_bytes = static_cast<uint16_t>(p_.coalesce_sector_bytes);
   ext.request_id = t.op;
-  ext.issue_time = sc_core::sc_time_stamp();
+  ext.issue_time = sim_time();
   ext.evict_first = t.evict_first;
   switch (t.kind) {
     case AccessKind::Store: ++stats_.store_transactions; break;

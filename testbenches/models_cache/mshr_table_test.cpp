@@ -16,6 +16,8 @@ namespace {
 void run_random_ops(uint32_t entries, uint64_t address_lines, uint64_t seed) {
   MshrTable table(entries, 4);
   std::map<uint64_t, MshrEntry*> reference;
+  std::vector<bool> busy(entries, false);  // reference for "lowest free entry"
+  MshrEntry* first = nullptr;
   std::mt19937_64 rng(seed);
   for (int step = 0; step < 20000; ++step) {
     const uint64_t line = (rng() % address_lines) * 128;
@@ -23,8 +25,14 @@ void run_random_ops(uint32_t entries, uint64_t address_lines, uint64_t seed) {
     if (it == reference.end() && !table.full() && rng() % 3 != 0) {
       MshrEntry& e = table.allocate(line);
       EXPECT_EQ(e.line_addr, line);
+      if (first == nullptr) first = &e;  // entry 0: the table starts empty
+      size_t lowest = 0;
+      while (busy[lowest]) ++lowest;
+      ASSERT_EQ(&e - first, static_cast<std::ptrdiff_t>(lowest)) << "step " << step;
+      busy[lowest] = true;
       reference[line] = &e;
     } else if (it != reference.end()) {
+      busy[static_cast<size_t>(it->second - first)] = false;
       table.release(*it->second);
       reference.erase(it);
     }
@@ -46,6 +54,8 @@ TEST(MshrTable, LookupsMatchAMapThroughRandomAllocationsAndReleases) {
   run_random_ops(32, 4096, 2);  // sparse addresses
   run_random_ops(1, 4, 3);
   run_random_ops(5, 16, 4);     // not a power of two
+  run_random_ops(256, 320, 5);  // the presets' L2: four words of free bits
+  run_random_ops(100, 160, 6);  // a partial last word
 }
 
 TEST(MshrTable, AllocationTakesTheLowestFreeEntry) {
