@@ -293,18 +293,28 @@ TEST(Cache, MshrFullDelaysEndReqAndCountsReservationFails) {
   EXPECT_EQ(s.misses, 4u);
 }
 
+// A 2-way cache with `sets` sets and the given replacement policy.
+CacheParams two_way_params(ReplacementPolicy policy, uint32_t sets) {
+  CacheParams p = base_params();
+  p.sets = sets;
+  p.ways = 2;
+  p.replacement = policy;
+  return p;
+}
+
+// Appends the line address of every eviction of the bench's cache to `into`.
+void record_evictions(Bench& b, std::vector<uint64_t>& into) {
+  b.cache.add_observer([&into](const CacheEvent& e) {
+    if (e.kind == CacheEventKind::Evict) into.push_back(e.line_addr);
+  });
+}
+
 // Three lines of one set in a 2-way set; accesses spaced so each completes.
 void run_eviction_sequence(ReplacementPolicy policy, CacheStats& out, std::vector<uint64_t>& evicted,
                            std::vector<uint64_t>& fetched) {
-  CacheParams p = base_params();
-  p.sets = 2;
-  p.ways = 2;
-  p.replacement = policy;
-  Bench b(p);
+  Bench b(two_way_params(policy, 2));
   std::vector<uint64_t> ev;
-  b.cache.add_observer([&](const CacheEvent& e) {
-    if (e.kind == CacheEventKind::Evict) ev.push_back(e.line_addr);
-  });
+  record_evictions(b, ev);
   const uint64_t A = 0, B = 256, C = 512;  // (addr / 128) % 2 == 0: all set 0
   const uint64_t seq[] = {A, B, A, C, A, B};
   for (int i = 0; i < 6; ++i) b.init.read(cyc(50 * i), seq[i], 32);
@@ -343,15 +353,9 @@ TEST(Cache, FifoEvictsOldestInsertedLine) {
 // the expected victims follow from that rule, not from the model's output.
 std::vector<uint64_t> evictions_with_evict_first(ReplacementPolicy policy, const std::vector<uint64_t>& seq,
                                                  const std::vector<bool>& evict_first, CacheStats& stats) {
-  CacheParams p = base_params();
-  p.sets = 1;
-  p.ways = 2;
-  p.replacement = policy;
-  Bench b(p);
+  Bench b(two_way_params(policy, 1));
   std::vector<uint64_t> ev;
-  b.cache.add_observer([&](const CacheEvent& e) {
-    if (e.kind == CacheEventKind::Evict) ev.push_back(e.line_addr);
-  });
+  record_evictions(b, ev);
   for (size_t i = 0; i < seq.size(); ++i) {
     tb::TbRequest r;
     r.at = cyc(50 * i);
