@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace simtlm::models {
 
@@ -17,6 +18,7 @@ XbarSwitch::XbarSwitch(const XbarParams& params, XbarDirectionStats& stats)
       rr_(params.ports_out, params.ports_in - 1),
       granted_at_(params.ports_in, std::numeric_limits<uint64_t>::max()),
       candidates_(params.ports_in <= 64 ? params.ports_out : 0, 0),
+      wanted_outputs_((params.ports_out + 63) / 64, 0),
       in_nonempty_((params.ports_in + 63) / 64, 0),
       out_nonempty_((params.ports_out + 63) / 64, 0) {}
 
@@ -61,31 +63,19 @@ void XbarSwitch::arbitrate(uint64_t c) {
     const XbarPacket& head = in_q_[i].front();
     if (head.ready > c) continue;
     candidates_[head.dst] |= uint64_t(1) << i;
+    set_bit(wanted_outputs_, head.dst);
     ready_inputs |= uint64_t(1) << i;
   }
   if (ready_inputs == 0) return;  // no ready head: nothing granted, nothing stalled
+  // The outputs with candidates, in increasing order (the order a walk over
+  // every output visits them).
   uint64_t granted = 0;
-  for (unsigned o = 0; o < p_.ports_out; ++o) {
-    const uint64_t want = candidates_[o];
-    if (want == 0) continue;
-    candidates_[o] = 0;
-    if (out_busy_until_[o] > c) continue;
-    // Round robin: the inputs after the last one granted, then from input 0
-    // up to and including it.
-    const unsigned r = rr_[o];
-    const uint64_t after = r + 1 >= 64 ? 0 : want & (~uint64_t(0) << (r + 1));
-    const uint32_t buffered = arrived_flits(o, c);
-    auto grant_first = [&](uint64_t inputs) {
-      for (; inputs != 0; inputs &= inputs - 1) {
-        const unsigned i = static_cast<unsigned>(__builtin_ctzll(inputs));
-        if (try_grant(i, o, buffered, c)) {
-          granted |= uint64_t(1) << i;
-          return true;
-        }
-      }
-      return false;
-    };
-    if (!grant_first(after)) grant_first(want & ~after);
+  for (size_t w = 0; w < wanted_outputs_.size(); ++w) {
+    for (uint64_t outs = std::exchange(wanted_outputs_[w], 0); outs != 0; outs &= outs - 1) {
+      const auto o = static_cast<unsigned>(w * 64 + static_cast<size_t>(__builtin_ctzll(outs)));
+      const uint64_t want = std::exchange(candidates_[o], 0);
+      if (out_busy_until_[o] <= c) granted |= grant_round_robin(o, want, c);
+    }
   }
   // Stall accounting: every ready head that did not move this cycle.
   for (uint64_t stalled = ready_inputs & ~granted; stalled != 0; stalled &= stalled - 1) {
@@ -112,6 +102,21 @@ void XbarSwitch::arbitrate_scan(uint64_t c) {
     if (in_q_[i].front().ready > c) continue;
     count_stall(i, c);
   }
+}
+
+uint64_t XbarSwitch::grant_round_robin(unsigned o, uint64_t want, uint64_t c) {
+  // Round robin: the inputs after the last one granted, then from input 0 up
+  // to and including it.
+  const unsigned r = rr_[o];
+  const uint64_t after = r + 1 >= 64 ? 0 : want & (~uint64_t(0) << (r + 1));
+  const uint32_t buffered = arrived_flits(o, c);
+  for (uint64_t inputs : {after, want & ~after}) {
+    for (; inputs != 0; inputs &= inputs - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctzll(inputs));
+      if (try_grant(i, o, buffered, c)) return uint64_t(1) << i;
+    }
+  }
+  return 0;
 }
 
 bool XbarSwitch::try_grant(unsigned i, unsigned o, uint32_t buffered, uint64_t c) {
@@ -165,12 +170,16 @@ XbarPacket XbarSwitch::pop_output(unsigned out) {
 
 uint64_t XbarSwitch::next_grant_cycle(uint64_t c) const {
   uint64_t next = std::numeric_limits<uint64_t>::max();
-  ports(in_nonempty_).for_each([&](std::size_t i) {
-    const XbarPacket& head = in_q_[i].front();
-    const uint64_t at = p_.ideal ? std::max(head.ready, c + 1)
-                                 : std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
-    next = std::min(next, at);
-  });
+  for (size_t w = 0; w < in_nonempty_.size(); ++w) {
+    for (uint64_t bits = in_nonempty_[w]; bits != 0; bits &= bits - 1) {
+      const size_t i = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+      const XbarPacket& head = in_q_[i].front();
+      const uint64_t at = p_.ideal ? std::max(head.ready, c + 1)
+                                   : std::max({head.ready, in_busy_until_[i], out_busy_until_[head.dst], c + 1});
+      next = std::min(next, at);
+      if (next == c + 1) return next;  // nothing can be earlier than the next cycle
+    }
+  }
   return next;
 }
 

@@ -83,6 +83,9 @@ class XbarSwitch {
   void arbitrate_scan(uint64_t c);
   // Grants input i's head to output o unless the output buffer (holding
   // `buffered` flits) has no room for it.
+  // Grants output o to the first input of `want` (ready heads that want o)
+  // in round-robin order whose packet fits; returns that input's bit or 0.
+  uint64_t grant_round_robin(unsigned o, uint64_t want, uint64_t c);
   bool try_grant(unsigned i, unsigned o, uint32_t buffered, uint64_t c);
   // An input whose ready head did not move this cycle: lost to another input
   // or waited for its output.
@@ -99,6 +102,7 @@ class XbarSwitch {
   std::vector<uint32_t> rr_;  // per output: input granted last
   std::vector<uint64_t> granted_at_;  // per input: cycle of its last grant (stall accounting)
   std::vector<uint64_t> candidates_;  // per output: inputs whose ready head wants it (ports_in <= 64)
+  std::vector<uint64_t> wanted_outputs_;  // bit o: candidates_[o] is not empty (within arbitrate)
   // Bit per port (64 per word) whose queue is not empty.
   std::vector<uint64_t> in_nonempty_;
   std::vector<uint64_t> out_nonempty_;
