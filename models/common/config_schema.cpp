@@ -347,14 +347,13 @@ std::vector<ConfigKey> build_schema() {
                 "L1D set index function: address bits, or an XOR hash of higher bits (GPGPU-Sim 'H', the "
                 "Fermi hash).",
                 dl1));
-  // The memory-side queue depths come from the same calibrated GPGPU-Sim 4.x
-  // GTX480 configuration as the latencies (gpu.l1d.hit_latency,
-  // gpu.l2.hit_latency, gpu.dram.fixed_latency): its deeper queues are what
-  // sustains those latencies (docs/config-reference.md, Decisions).
-  const char* const sm2 = "GPGPU-Sim 4.x configs/tested-cfgs/SM2_GTX480";
-  t.push_back(U("gpu.l1d.mshrs", 64, 64, "entries", 1, 4096, "L1D miss status holding registers.",
-                std::string(sm2) + " -gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8 (3.x: A:32:8); TeslaC2050 "
-                "takes the same (docs/config-reference.md, Decisions)"));
+  // gtx480's memory-side queue depths come from GPGPU-Sim 4.x's calibrated
+  // GTX480 configuration, like its L1D latency, whose deeper queues sustain
+  // the 100-cycle DRAM latency; tesla_c2050 keeps the 3.x TeslaC2050 depths
+  // of the seeds' baseline (docs/config-reference.md, Decisions).
+  const char* const sm2 = "gtx480: GPGPU-Sim 4.x configs/tested-cfgs/SM2_GTX480";
+  t.push_back(U("gpu.l1d.mshrs", 64, 32, "entries", 1, 4096, "L1D miss status holding registers.",
+                std::string(sm2) + " -gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8; tesla_c2050: 3.x A:32:8"));
   t.push_back(U("gpu.l1d.mshr_merge", 8, 8, "requests", 1, 1024,
                 "Requests to the same line merged into one MSHR entry.", dl1));
   t.push_back(U("gpu.l1d.miss_queue_entries", 8, 8, "requests", 1, 4096,
@@ -423,9 +422,9 @@ std::vector<ConfigKey> build_schema() {
                 "L2 write policy.", dl2));
   t.push_back(B("gpu.l2.write_allocate", true, true, "Store misses allocate a line in the L2.", dl2));
   t.push_back(E("gpu.l2.allocate_on", "miss", "miss", {"miss", "fill"}, "When an L2 line is reserved.", dl2));
-  t.push_back(U("gpu.l2.mshrs", 256, 256, "entries", 1, 4096, "L2 MSHRs per slice.",
-                std::string(sm2) + " -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32 (3.x: A:32:4); "
-                "TeslaC2050 takes the same (docs/config-reference.md, Decisions)"));
+  t.push_back(U("gpu.l2.mshrs", 256, 32, "entries", 1, 4096, "L2 MSHRs per slice.",
+                std::string(sm2) + " -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32; tesla_c2050: 3.x "
+                "A:32:4"));
   t.push_back(U("gpu.l2.mshr_merge", 4, 4, "requests", 1, 1024, "Requests merged into one L2 MSHR entry.", dl2));
   t.push_back(U("gpu.l2.miss_queue_entries", 4, 4, "requests", 1, 4096, "L2 misses waiting for the DRAM channel.",
                 dl2));
@@ -435,12 +434,14 @@ std::vector<ConfigKey> build_schema() {
                 "GPGPU-Sim -rop_latency 120"));
   t.push_back(U("gpu.l2.data_port_bytes", 32, 32, "bytes per L2 cycle", 1, 4096,
                 "Data an L2 slice returns per cycle.", dl2));
-  t.push_back(U("gpu.l2.request_queue_entries", 64, 64, "requests", 1, 65536,
+  t.push_back(U("gpu.l2.request_queue_entries", 64, 8, "requests", 1, 65536,
                 "Queue from the interconnect into each slice.",
-                std::string(sm2) + " -gpgpu_dram_partition_queues 64:64:64:64 (icnt->L2; 3.x default 8)"));
-  t.push_back(U("gpu.l2.response_queue_entries", 64, 64, "requests", 1, 65536,
+                std::string(sm2) + " -gpgpu_dram_partition_queues 64:64:64:64 (icnt->L2); tesla_c2050: 3.x "
+                "default 8:8:8:8"));
+  t.push_back(U("gpu.l2.response_queue_entries", 64, 8, "requests", 1, 65536,
                 "Queue from each slice back to the interconnect (responses that have left the hit_latency pipeline).",
-                std::string(sm2) + " -gpgpu_dram_partition_queues 64:64:64:64 (L2->icnt; 3.x default 8)"));
+                std::string(sm2) + " -gpgpu_dram_partition_queues 64:64:64:64 (L2->icnt); tesla_c2050: 3.x "
+                "default 8:8:8:8"));
   t.push_back(E("gpu.l2.slice_hash", "linear", "linear", {"linear", "xor"},
                 "Address -> slice: linear (chunk index modulo slices) or an XOR fold of higher address bits.",
                 "GPGPU-Sim 4.x -memory_partition_indexing 0 (linear); 3.x has no hash"));
@@ -467,10 +468,10 @@ std::vector<ConfigKey> build_schema() {
   t.push_back(U("gpu.dram.row_bytes", 4096, 4096, "bytes", 64, 1 * MiB,
                 "Row (page) of one bank across the channel's whole data bus (2 KB per chip x 2 chips).",
                 "GPGPU-Sim -gpgpu_mem_addr_mapping (6 column bits x 64-byte bursts)"));
-  t.push_back(U("gpu.dram.queue_size", 64, 64, "requests", 1, 65536,
+  t.push_back(U("gpu.dram.queue_size", 64, 16, "requests", 1, 65536,
                 "Request queue the channel scheduler chooses from.",
-                std::string(sm2) + " -gpgpu_frfcfs_dram_sched_queue_size 64 (3.x: 16); TeslaC2050 takes the "
-                "same (docs/config-reference.md, Decisions)"));
+                std::string(sm2) + " -gpgpu_frfcfs_dram_sched_queue_size 64; tesla_c2050: 3.x 16 (seed note "
+                "000 §3.1)"));
   t.push_back(U("gpu.dram.return_queue_size", 116, 114, "requests", 1, 65536,
                 "Returned data waiting for the L2 slice.",
                 "GPGPU-Sim -gpgpu_dram_return_queue_size (GTX480 116, TeslaC2050 3.x 114)"));

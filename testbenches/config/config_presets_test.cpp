@@ -67,18 +67,10 @@ void expect_fermi_common(const Config& c) {
   EXPECT_EQ(c.u64("gpu.dram.chips_per_channel"), 2u);
   EXPECT_EQ(c.u64("gpu.dram.burst_length"), 8u);
   EXPECT_EQ(c.u64("gpu.dram.data_rate"), 4u);
-  // Memory-side queue depths of GPGPU-Sim 4.x's configs/tested-cfgs/SM2_GTX480
-  // (dl1 S:64:8, dl2 A:256:4, -gpgpu_dram_partition_queues 64:64:64:64,
-  // -gpgpu_frfcfs_dram_sched_queue_size 64), the file the latencies come from.
-  EXPECT_EQ(c.u64("gpu.l1d.mshrs"), 64u);
   EXPECT_EQ(c.u64("gpu.l1d.mshr_merge"), 8u);
   EXPECT_EQ(c.u64("gpu.l1d.miss_queue_entries"), 8u);
-  EXPECT_EQ(c.u64("gpu.l2.mshrs"), 256u);
   EXPECT_EQ(c.u64("gpu.l2.mshr_merge"), 4u);
   EXPECT_EQ(c.u64("gpu.l2.miss_queue_entries"), 4u);
-  EXPECT_EQ(c.u64("gpu.l2.request_queue_entries"), 64u);
-  EXPECT_EQ(c.u64("gpu.l2.response_queue_entries"), 64u);
-  EXPECT_EQ(c.u64("gpu.dram.queue_size"), 64u);
   EXPECT_EQ(c.str("gpu.dram.scheduler"), "frfcfs");
   // int / fp latencies ADD,MAX,MUL,MAD,DIV.
   const char* ops[] = {"add", "max", "mul", "mad", "div"};
@@ -94,9 +86,23 @@ void expect_fermi_common(const Config& c) {
   c.validate();
 }
 
+// Memory-side queue depths (L1D MSHRs, L2 MSHRs, icnt->L2 and L2->icnt
+// queues, DRAM scheduler queue).
+void expect_queue_depths(const Config& c, uint64_t l1d_mshrs, uint64_t l2_mshrs, uint64_t partition_queue,
+                         uint64_t dram_queue) {
+  EXPECT_EQ(c.u64("gpu.l1d.mshrs"), l1d_mshrs);
+  EXPECT_EQ(c.u64("gpu.l2.mshrs"), l2_mshrs);
+  EXPECT_EQ(c.u64("gpu.l2.request_queue_entries"), partition_queue);
+  EXPECT_EQ(c.u64("gpu.l2.response_queue_entries"), partition_queue);
+  EXPECT_EQ(c.u64("gpu.dram.queue_size"), dram_queue);
+}
+
 TEST(ConfigPresets, DefaultsAreGtx480) {
   const Config c;
   expect_fermi_common(c);
+  // GPGPU-Sim 4.x configs/tested-cfgs/SM2_GTX480: dl1 S:64:8, dl2 A:256:4,
+  // -gpgpu_dram_partition_queues 64:64:64:64, -gpgpu_frfcfs_dram_sched_queue_size 64.
+  expect_queue_depths(c, 64, 256, 64, 64);
   EXPECT_EQ(c.u64("gpu.num_sms"), 15u);
   EXPECT_EQ(c.str("gpu.sm.scheduler.policy"), "gto");
   EXPECT_DOUBLE_EQ(c.f64("gpu.clocks.core_mhz"), 700.0);
@@ -110,6 +116,9 @@ TEST(ConfigPresets, DefaultsAreGtx480) {
 TEST(ConfigPresets, TeslaC2050MatchesJatalaTable23) {
   const Config c = Config::preset("tesla_c2050");
   expect_fermi_common(c);
+  // GPGPU-Sim 3.x TeslaC2050: dl1 A:32:8, dl2 A:32:4, default partition queues
+  // 8:8:8:8, FR-FCFS queue 16 (seed note 000 §3.1).
+  expect_queue_depths(c, 32, 32, 8, 16);
   EXPECT_EQ(c.u64("gpu.num_sms"), 14u);
   EXPECT_DOUBLE_EQ(c.f64("gpu.clocks.core_mhz"), 575.0);
   EXPECT_DOUBLE_EQ(c.f64("gpu.clocks.noc_mhz"), 575.0);
