@@ -217,7 +217,8 @@ bool Cache::lookup(tlm::tlm_generic_payload& trans, uint64_t c) {
   return read_access(trans, ext, line, mask, false, c);
 }
 
-CacheLine* Cache::allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t c, bool count_fail) {
+CacheLine* Cache::allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t c, bool count_fail,
+                                bool evict_first) {
   CacheLine* v = tags_.victim(line);
   if (v == nullptr) {
     if (count_fail) fail(Fail::NoLine);
@@ -229,6 +230,7 @@ CacheLine* Cache::allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_
   }
   evict(*v, c);
   tags_.install(*v, line, sm, warp);
+  if (evict_first) tags_.demote(*v);
   return v;
 }
 
@@ -285,10 +287,9 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
     return true;
   }
   if (p_.allocate_on == AllocatePolicy::OnMiss) {
-    l = allocate_line(line, sm, warp, c, true);
+    l = allocate_line(line, sm, warp, c, true, is_evict_first(ext));
     if (l == nullptr) return false;
     l->reserved = true;
-    if (is_evict_first(ext)) tags_.demote(*l);
   }
   MshrEntry& m = mshrs_.allocate(line);
   m.waiters.push_back({&trans, mask, atomic});
@@ -335,9 +336,8 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, const MemExtension* ex
         ++stats_.write_hits;
         notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
       } else if (p_.write_allocate) {
-        l = allocate_line(line, sm, warp, c, true);
+        l = allocate_line(line, sm, warp, c, true, is_evict_first(ext));
         if (l == nullptr) return false;
-        if (is_evict_first(ext)) tags_.demote(*l);
         l->valid = mask;
         ++stats_.write_misses;
         notify(CacheEventKind::Miss, line, mask, &trans, warp, c);
@@ -372,9 +372,8 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, const MemExtension* ex
       // Write-allocate without fetch: the written sectors become valid and
       // dirty; the others stay invalid until a read fetches them.
       if (!response_room()) return fail(Fail::ResponseQueue);
-      l = allocate_line(line, sm, warp, c, true);
+      l = allocate_line(line, sm, warp, c, true, is_evict_first(ext));
       if (l == nullptr) return false;
-      if (is_evict_first(ext)) tags_.demote(*l);
       l->valid = mask;
       l->dirty = mask;
       count_access(trans, ext);
@@ -432,9 +431,8 @@ bool Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
   CacheLine* l = tags_.find(line);
   if (l == nullptr) {
     // Allocate-on-fill (or the line was dropped meanwhile): take a frame now.
-    l = allocate_line(line, m->owner_sm, m->owner_warp, c, false);
+    l = allocate_line(line, m->owner_sm, m->owner_warp, c, false, m->evict_first);
     if (l == nullptr) return false;
-    if (m->evict_first) tags_.demote(*l);
   }
   l->reserved = true;
   l->valid |= sectors;

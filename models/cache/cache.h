@@ -137,8 +137,10 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   bool from_below(tlm::tlm_generic_payload& trans, uint64_t cycle);
   bool fill(tlm::tlm_generic_payload& trans, uint64_t cycle);
   // Chooses a frame for `line` (evicting its victim) at a miss or a fill;
-  // nullptr (with the reason counted) when it cannot be done this cycle.
-  CacheLine* allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t cycle, bool count_fail);
+  // nullptr (with the reason counted) when it cannot be done this cycle. An
+  // evict-first line is installed as the next victim of its set.
+  CacheLine* allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_t cycle, bool count_fail,
+                           bool evict_first);
   static bool is_evict_first(const MemExtension* ext) { return ext != nullptr && ext->evict_first; }
   // A hit or merge on `l`: promotes it unless the access is evict-first.
   void use_line(CacheLine& l, const MemExtension* ext) {

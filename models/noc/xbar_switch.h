@@ -81,11 +81,11 @@ class XbarSwitch {
   // cycle c (what the output buffer holds).
   uint32_t arrived_flits(unsigned out, uint64_t c) const;
   void arbitrate_scan(uint64_t c);
-  // Grants input i's head to output o unless the output buffer (holding
-  // `buffered` flits) has no room for it.
   // Grants output o to the first input of `want` (ready heads that want o)
   // in round-robin order whose packet fits; returns that input's bit or 0.
   uint64_t grant_round_robin(unsigned o, uint64_t want, uint64_t c);
+  // Grants input i's head to output o unless the output buffer (holding
+  // `buffered` flits) has no room for it.
   bool try_grant(unsigned i, unsigned o, uint32_t buffered, uint64_t c);
   // An input whose ready head did not move this cycle: lost to another input
   // or waited for its output.
