@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/common/deferred_calls.h"
+
 namespace simtlm::models {
 
 AtInitiatorPort::AtInitiatorPort(const std::string& socket_name, Listener& listener, unsigned index)
@@ -34,18 +36,18 @@ void AtInitiatorPort::send_request(tlm::tlm_generic_payload& trans) {
     // annotated time and needs no END_RESP.
     req_in_flight_ = nullptr;
     completed_.push_back(&trans);
-    peq_.notify(trans, tlm::BEGIN_RESP, delay);
+    schedule(trans, tlm::BEGIN_RESP, delay);
     return;
   }
   if (phase == tlm::END_REQ) {
     if (delay == sc_core::SC_ZERO_TIME) {
       req_in_flight_ = nullptr;
     } else {
-      peq_.notify(trans, tlm::END_REQ, delay);
+      schedule(trans, tlm::END_REQ, delay);
     }
   } else if (phase == tlm::BEGIN_RESP) {
     req_in_flight_ = nullptr;  // BEGIN_RESP implies END_REQ
-    peq_.notify(trans, tlm::BEGIN_RESP, delay);
+    schedule(trans, tlm::BEGIN_RESP, delay);
   } else {
     protocol_error("target answered BEGIN_REQ with an unexpected phase");
   }
@@ -57,15 +59,15 @@ tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(tlm::tlm_generic_payload& tr
     if (&trans != req_in_flight_) {
       protocol_error("END_REQ for a transaction without an open request");
     }
-    // Through the PEQ even when untimed: the owner's on_request_accepted()
-    // may send the next request, which must not reach the target inside its
-    // own accept_request() call.
-    peq_.notify(trans, phase, delay);
+    // Deferred even when untimed: the owner's on_request_accepted() may send
+    // the next request, which must not reach the target inside its own
+    // accept_request() call.
+    schedule(trans, phase, delay);
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
     if (delay != sc_core::SC_ZERO_TIME) {
-      peq_.notify(trans, phase, delay);
+      schedule(trans, phase, delay);
       return tlm::TLM_ACCEPTED;
     }
     // Untimed BEGIN_RESP: offer it now; a taken response ends on the return
@@ -76,6 +78,16 @@ tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(tlm::tlm_generic_payload& tr
   }
   protocol_error("unexpected phase on the backward path");
   return tlm::TLM_ACCEPTED;
+}
+
+void AtInitiatorPort::schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
+  if (delay == sc_core::SC_ZERO_TIME) {
+    DeferredCalls::instance().defer(
+        [](void* port, tlm::tlm_generic_payload& t, tlm::tlm_phase p) { static_cast<AtInitiatorPort*>(port)->peq_callback(t, p); },
+        this, trans, phase);
+  } else {
+    peq_.notify(trans, phase, delay);
+  }
 }
 
 void AtInitiatorPort::request_accepted(tlm::tlm_generic_payload& trans) {

@@ -15,9 +15,10 @@
 // An untimed BEGIN_RESP (zero annotated delay, what every simtlm module
 // sends) is offered inside the nb_transport call and, when taken, ended on
 // the return path (TLM_COMPLETED): no PEQ round trip, same simulation time.
-// Timed phases and a deferred END_REQ go through a peq_with_cb_and_phase (a
-// deferred END_REQ comes from inside the target's accept_request(), and the
-// owner's reaction, sending the next request, must not re-enter it).
+// Timed phases go through a peq_with_cb_and_phase; a deferred END_REQ (it
+// comes from inside the target's accept_request(), and the owner's reaction,
+// sending the next request, must not re-enter it) runs in the next delta
+// cycle through DeferredCalls.
 #pragma once
 
 #include <cstdint>
@@ -71,6 +72,8 @@ class AtInitiatorPort {
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
+  // Delivers `phase` to peq_callback() after `delay` (zero: next delta).
+  void schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay);
   void request_accepted(tlm::tlm_generic_payload& trans);
   // Offers a response to the listener: true = taken (end it), false = held.
   bool offer_response(tlm::tlm_generic_payload& trans);

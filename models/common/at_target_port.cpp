@@ -1,5 +1,7 @@
 #include "models/common/at_target_port.h"
 
+#include "models/common/deferred_calls.h"
+
 namespace simtlm::models {
 
 AtTargetPort::AtTargetPort(const std::string& socket_name, Listener& listener, unsigned index)
@@ -27,7 +29,7 @@ tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(tlm::tlm_generic_payload& trans
     }
     req_open_ = &trans;
     if (delay != sc_core::SC_ZERO_TIME) {
-      peq_.notify(trans, phase, delay);
+      schedule(trans, phase, delay);
       return tlm::TLM_ACCEPTED;
     }
     // Untimed BEGIN_REQ: decide now and answer END_REQ on the return path
@@ -46,10 +48,10 @@ tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(tlm::tlm_generic_payload& trans
       protocol_error("END_RESP for a transaction without an open response");
       return tlm::TLM_COMPLETED;
     }
-    // Through the PEQ even when untimed: the owner's on_response_done() may
-    // send the next response, which must not happen inside the initiator's
+    // Deferred even when untimed: the owner's on_response_done() may send
+    // the next response, which must not happen inside the initiator's
     // accept_response() call.
-    peq_.notify(trans, phase, delay);
+    schedule(trans, phase, delay);
     return tlm::TLM_COMPLETED;
   }
   protocol_error("unexpected phase on the forward path");
@@ -66,6 +68,16 @@ void AtTargetPort::peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_
     }
   } else if (phase == tlm::END_RESP) {
     response_finished(trans, true);
+  }
+}
+
+void AtTargetPort::schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
+  if (delay == sc_core::SC_ZERO_TIME) {
+    DeferredCalls::instance().defer(
+        [](void* port, tlm::tlm_generic_payload& t, tlm::tlm_phase p) { static_cast<AtTargetPort*>(port)->peq_callback(t, p); },
+        this, trans, phase);
+  } else {
+    peq_.notify(trans, phase, delay);
   }
 }
 
@@ -105,7 +117,7 @@ void AtTargetPort::send_response(tlm::tlm_generic_payload& trans) {
   if (delay == sc_core::SC_ZERO_TIME) {
     response_finished(trans, false);
   } else {
-    peq_.notify(trans, tlm::END_RESP, delay);
+    schedule(trans, tlm::END_RESP, delay);
   }
 }
 

@@ -7,8 +7,9 @@
 // return path for an untimed request); refusing holds the request (the
 // initiator may not send another until END_REQ), and the owner calls
 // accept_request() when it has room. Holding is how every queue applies
-// back-pressure; nothing is dropped. END_RESP always goes through the PEQ
-// (the owner's reaction must not re-enter the initiator's call).
+// back-pressure; nothing is dropped. END_RESP is always deferred (the
+// owner's reaction must not re-enter the initiator's call): timed through
+// a peq_with_cb_and_phase, untimed to the next delta cycle (DeferredCalls).
 //
 // Responses: send_response() issues BEGIN_RESP; until the initiator ends the
 // response (TLM_COMPLETED, TLM_UPDATED/END_RESP or a later END_RESP),
@@ -72,6 +73,8 @@ class AtTargetPort {
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
+  // Delivers `phase` to peq_callback() after `delay` (zero: next delta).
+  void schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay);
   void send_end_req(tlm::tlm_generic_payload& trans);
   void response_finished(tlm::tlm_generic_payload& trans, bool notify_listener);
   void protocol_error(const char* what) const;

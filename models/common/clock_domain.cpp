@@ -43,7 +43,11 @@ class ClockDispatcher {
 
   uint32_t add(ClockedModule* m) {
     modules_.push_back(m);
-    due_.resize((modules_.size() + 63) / 64, 0);
+    words_ = (modules_.size() + 63) / 64;
+    // A module may plan a tick as soon as it is added: growing keeps the
+    // planned bits (word-major layout, so a new word is appended).
+    ring_.resize(kRing * words_, 0);
+    due_.resize(words_, 0);
     return static_cast<uint32_t>(modules_.size() - 1);
   }
   void remove(uint32_t index) { modules_[index] = nullptr; }
@@ -55,8 +59,9 @@ class ClockDispatcher {
     // delta cycle instead of sitting in a bucket a ring turn away.
     const bool in_ring = cycle - base_ < kRing && (running_ || cycle > base_);
     if (in_ring) {
-      ring_[cycle & (kRing - 1)].push_back({cycle, index});
-      ring_mask_ |= uint64_t(1) << (cycle & (kRing - 1));
+      const uint64_t b = cycle & (kRing - 1);
+      ring_[(index / 64) * kRing + b] |= uint64_t(1) << (index % 64);
+      ring_mask_ |= uint64_t(1) << b;
     } else {
       far_.push({cycle, index});
     }
@@ -70,11 +75,14 @@ class ClockDispatcher {
     const uint64_t c = clock_.now();
     base_ = c;
     running_ = true;
+    const uint64_t b = c & (kRing - 1);
     for (;;) {
       bool any = false;
-      std::vector<Entry>& bucket = ring_[c & (kRing - 1)];
-      for (const Entry& e : bucket) any |= take(e, c);
-      bucket.clear();
+      for (size_t w = 0; w < words_; ++w) {
+        for (uint64_t bits = std::exchange(ring_[w * kRing + b], 0); bits != 0; bits &= bits - 1) {
+          any |= take({c, static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)))}, c);
+        }
+      }
       ring_mask_ &= ~(uint64_t(1) << (c & (kRing - 1)));
       while (!far_.empty() && far_.top().cycle <= c) {
         any |= take(far_.top(), c);
@@ -107,7 +115,10 @@ class ClockDispatcher {
   // Planned ticks less than kRing cycles after base_ (the cycle of the last
   // run: every entry in the ring lies in [base_, base_ + kRing), so a bucket
   // holds one cycle) go into a ring of per-cycle buckets, the others into a
-  // heap. Almost every tick plans the next one a few cycles ahead.
+  // heap. Almost every tick plans the next one a few cycles ahead. A bucket
+  // is a bitmap over construction indices (a module planned twice for the
+  // same cycle is one bit; a bit whose module was re-planned meanwhile is
+  // stale and dropped by take(), as a stale heap entry is).
   static constexpr uint64_t kRing = 64;
 
   struct Entry {
@@ -145,8 +156,9 @@ class ClockDispatcher {
 
   Clock clock_;
   std::vector<ClockedModule*> modules_;
-  std::vector<Entry> ring_[kRing];
-  uint64_t ring_mask_ = 0;  // bit b: ring_[b] is not empty
+  size_t words_ = 0;            // 64-bit words per module bitmap
+  std::vector<uint64_t> ring_;  // word w of bucket b at [w * kRing + b]; bucket b = cycles == b (mod kRing)
+  uint64_t ring_mask_ = 0;      // bit b: bucket b is not empty
   uint64_t base_ = 0;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> far_;
   std::vector<uint64_t> due_;  // bit i: module i ticks in this round

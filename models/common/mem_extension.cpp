@@ -56,16 +56,12 @@ uint16_t MemExtension::route_pop() {
   return port;
 }
 
-MemExtension& mem_ext(tlm::tlm_generic_payload& trans, const char* who) {
-  MemExtension* ext = trans.get_extension<MemExtension>();
-  if (ext == nullptr) {
-    char addr[32];
-    std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(trans.get_address()));
-    const std::string msg = std::string(who) + ": transaction at address " + addr + " has no MemExtension";
-    SC_REPORT_ERROR("simtlm/mem_extension", msg.c_str());
-    throw Error(ErrorKind::Internal, msg);  // in case the report handler does not throw
-  }
-  return *ext;
+void missing_mem_ext(const tlm::tlm_generic_payload& trans, const char* who) {
+  char addr[32];
+  std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(trans.get_address()));
+  const std::string msg = std::string(who) + ": transaction at address " + addr + " has no MemExtension";
+  SC_REPORT_ERROR("simtlm/mem_extension", msg.c_str());
+  throw Error(ErrorKind::Internal, msg);  // in case the report handler does not throw
 }
 
 uint32_t sector_mask_of(uint64_t addr, uint32_t len, uint32_t line_bytes, uint32_t sector_bytes) {

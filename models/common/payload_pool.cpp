@@ -9,13 +9,12 @@ PayloadPool::~PayloadPool() = default;
 tlm::tlm_generic_payload* PayloadPool::allocate() {
   tlm::tlm_generic_payload* trans = nullptr;
   if (free_.empty()) {
-    all_.push_back(std::make_unique<Pooled>(this));
+    all_.push_back(std::make_unique<PooledPayload>(this, new MemExtension()));
     trans = all_.back().get();
-    trans->set_extension(new MemExtension());
   } else {
     trans = free_.back();
     free_.pop_back();
-    trans->get_extension<MemExtension>()->reset();
+    static_cast<PooledPayload*>(trans)->ext->reset();
   }
   trans->set_command(tlm::TLM_IGNORE_COMMAND);
   trans->set_address(0);
@@ -35,10 +34,9 @@ void PayloadPool::free(tlm::tlm_generic_payload* trans) {
 }
 
 bool PayloadPool::owns(const tlm::tlm_generic_payload& trans) const {
-  // An exact type check (Pooled has no subclasses) is much cheaper than a
+  // An exact type check (PooledPayload is final) is much cheaper than a
   // dynamic_cast, and this is asked for every response a cache receives.
-  if (typeid(trans) != typeid(Pooled)) return false;
-  return static_cast<const Pooled&>(trans).pool == this;
+  return typeid(trans) == typeid(PooledPayload) && static_cast<const PooledPayload&>(trans).pool == this;
 }
 
 }  // namespace simtlm::models

@@ -39,12 +39,7 @@ class PayloadPool : public tlm::tlm_mm_interface {
   std::size_t in_use() const { return all_.size() - free_.size(); }
 
  private:
-  struct Pooled final : tlm::tlm_generic_payload {
-    explicit Pooled(PayloadPool* owner) : tlm::tlm_generic_payload(owner), pool(owner) {}
-    const PayloadPool* pool;
-  };
-
-  std::vector<std::unique_ptr<Pooled>> all_;
+  std::vector<std::unique_ptr<PooledPayload>> all_;
   std::vector<tlm::tlm_generic_payload*> free_;
 };
 

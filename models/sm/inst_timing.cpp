@@ -114,6 +114,15 @@ KernelTiming::KernelTiming(const functional::LaunchContext& ctx, const SmParams&
       }
     }
 
+    for (unsigned i = 0; i < t.num_src + t.num_dst; ++i) {
+      const uint32_t r = i < t.num_src ? t.src[i] : t.dst[i - t.num_src];
+      if (r < 128) {
+        t.operand_mask[r / 64] |= uint64_t(1) << (r % 64);
+      } else {
+        t.operand_mask_complete = false;
+      }
+    }
+
     const Opcode op = d.inst != nullptr ? d.inst->op : Opcode::Exit;
     const OpKind kind = op_kind(op);
     ExecUnit unit = ExecUnit::Sp;

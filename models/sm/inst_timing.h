@@ -59,6 +59,11 @@ struct InstTiming {
   uint8_t num_dst = 0;
   uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
   uint32_t dst[kMaxDst] = {};       // register indices written
+  // The same registers (src and dst) as a bit set over registers 0..127 for
+  // the scoreboard's no-conflict test; operand_mask_complete is false when
+  // one of them is 128 or above (the scoreboard then walks the lists).
+  uint64_t operand_mask[2] = {};
+  bool operand_mask_complete = true;
   // PTX cache operator of a global ld/st (gpu.l1d.cache_operators): the
   // global lanes of ld.cg/ld.cv go around the L1D; ld.cs/ld.lu/st.cs are
   // evict-first in the caches.

@@ -175,7 +175,8 @@ void Sm::activate_pending(uint64_t c) {
     cs.warp_slots.clear();
     const size_t n = cs.cta->num_warps();
     cs.warps_left = static_cast<uint32_t>(n);
-    const size_t words = (cs.timing->num_regs() + 63) / 64 + 1;
+    // At least two words: the scoreboard's operand-mask test reads both.
+    const size_t words = std::max<size_t>(2, (cs.timing->num_regs() + 63) / 64 + 1);
     uint32_t next_free = 0;
     for (size_t i = 0; i < n; ++i) {
       while (warps_[next_free].resident) ++next_free;

@@ -161,7 +161,11 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   }
   const CtaState& cs = ctas_[w.cta_slot];
   const InstTiming& info = cs.timing->at(w.ib_pc);
-  for (unsigned i = 0; i < info.num_src + info.num_dst; ++i) {
+  // No register in flight among the operands (the common case) is one mask
+  // test; otherwise the walk finds the first blocking one in operand order.
+  const bool surely_free = info.operand_mask_complete &&
+                           ((w.pending[0] & info.operand_mask[0]) | (w.pending[1] & info.operand_mask[1])) == 0;
+  for (unsigned i = 0; !surely_free && i < info.num_src + info.num_dst; ++i) {
     const uint32_t r = i < info.num_src ? info.src[i] : info.dst[i - info.num_src];
     if (reg_set(w.pending, r)) {
       w.blocking_reg = r;
