@@ -1,6 +1,7 @@
 // The payload pool: ownership is per pool (a cache tells its own fills from
 // requesters' payloads it forwards), payloads are recycled after release,
-// and a recycled payload comes back with a default MemExtension.
+// a recycled payload comes back with a default MemExtension, and the
+// extension lookup finds the same extension on pooled and plain payloads.
 #include <gtest/gtest.h>
 
 #include "models/common/payload_pool.h"
@@ -35,6 +36,21 @@ TEST(PayloadPool, ReleasedPayloadsAreReusedWithAFreshExtension) {
   EXPECT_EQ(pool.created(), 1u);
   ASSERT_NE(again->get_extension<MemExtension>(), nullptr);
   EXPECT_EQ(again->get_extension<MemExtension>()->sm_id, MemExtension{}.sm_id);
+}
+
+TEST(PayloadPool, ExtensionLookupAgreesWithTheLibraryOnEveryKindOfPayload) {
+  PayloadPool pool;
+  tlm::tlm_generic_payload* pooled = pool.allocate();
+  EXPECT_EQ(find_mem_ext(*pooled), pooled->get_extension<MemExtension>());
+  EXPECT_EQ(&mem_ext(*pooled, "test"), pooled->get_extension<MemExtension>());
+  // A payload built elsewhere (a testbench's own) goes through the library.
+  tlm::tlm_generic_payload plain;
+  EXPECT_EQ(find_mem_ext(plain), nullptr);
+  MemExtension own;
+  plain.set_extension(&own);
+  EXPECT_EQ(find_mem_ext(plain), &own);
+  EXPECT_EQ(&mem_ext(plain, "test"), &own);
+  plain.clear_extension(&own);
 }
 
 }  // namespace
