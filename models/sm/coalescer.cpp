@@ -5,13 +5,14 @@
 namespace simtlm::models {
 
 Coalescer::Coalescer(uint32_t line_bytes, uint32_t sector_bytes)
-    : line_bytes_(line_bytes), sector_bytes_(sector_bytes) {
+    : line_bytes_(line_bytes), sector_bytes_(sector_bytes), sector_shift_(0) {
   if (line_bytes == 0 || (line_bytes & (line_bytes - 1)) != 0 || sector_bytes == 0 ||
       (sector_bytes & (sector_bytes - 1)) != 0 || sector_bytes > line_bytes || line_bytes / sector_bytes > 32) {
     throw Error(ErrorKind::Config, "coalescer: line_bytes and sector_bytes must be powers of two with at most 32 "
                                    "sectors per line (got " + std::to_string(line_bytes) + "/" +
                                        std::to_string(sector_bytes) + ")");
   }
+  while ((1u << sector_shift_) < sector_bytes_) ++sector_shift_;
   lines_.reserve(256);
 }
 
@@ -40,8 +41,8 @@ void Coalescer::add(uint64_t addr, uint32_t bytes) {
   for (uint64_t line = addr & lmask; line <= (end & lmask); line += line_bytes_) {
     const uint64_t lo = line > addr ? line : addr;
     const uint64_t hi = (line + line_bytes_ - 1) < end ? (line + line_bytes_ - 1) : end;
-    add_in_line(line, static_cast<uint32_t>((lo - line) / sector_bytes_),
-                static_cast<uint32_t>((hi - line) / sector_bytes_));
+    add_in_line(line, static_cast<uint32_t>((lo - line) >> sector_shift_),
+                static_cast<uint32_t>((hi - line) >> sector_shift_));
   }
 }
 

@@ -35,6 +35,7 @@ class Coalescer {
 
   uint32_t line_bytes_;
   uint32_t sector_bytes_;
+  unsigned sector_shift_;  // log2(sector_bytes_): sector numbers by shift, not division (every lane of every access)
   std::vector<LineRequest> lines_;
   size_t last_ = 0;  // index of the line touched last (consecutive lanes usually share it)
 };
