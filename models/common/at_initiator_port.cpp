@@ -81,13 +81,7 @@ tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(tlm::tlm_generic_payload& tr
 }
 
 void AtInitiatorPort::schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
-  if (delay == sc_core::SC_ZERO_TIME) {
-    DeferredCalls::instance().defer(
-        [](void* port, tlm::tlm_generic_payload& t, tlm::tlm_phase p) { static_cast<AtInitiatorPort*>(port)->peq_callback(t, p); },
-        this, trans, phase);
-  } else {
-    peq_.notify(trans, phase, delay);
-  }
+  deliver_phase<AtInitiatorPort, &AtInitiatorPort::peq_callback>(this, peq_, trans, phase, delay);
 }
 
 void AtInitiatorPort::request_accepted(tlm::tlm_generic_payload& trans) {

@@ -72,13 +72,7 @@ void AtTargetPort::peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_
 }
 
 void AtTargetPort::schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
-  if (delay == sc_core::SC_ZERO_TIME) {
-    DeferredCalls::instance().defer(
-        [](void* port, tlm::tlm_generic_payload& t, tlm::tlm_phase p) { static_cast<AtTargetPort*>(port)->peq_callback(t, p); },
-        this, trans, phase);
-  } else {
-    peq_.notify(trans, phase, delay);
-  }
+  deliver_phase<AtTargetPort, &AtTargetPort::peq_callback>(this, peq_, trans, phase, delay);
 }
 
 void AtTargetPort::send_end_req(tlm::tlm_generic_payload& trans) {

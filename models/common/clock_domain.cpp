@@ -80,12 +80,12 @@ class ClockDispatcher {
       bool any = false;
       for (size_t w = 0; w < words_; ++w) {
         for (uint64_t bits = std::exchange(ring_[w * kRing + b], 0); bits != 0; bits &= bits - 1) {
-          any |= take({c, static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)))}, c);
+          any |= take(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)), c);
         }
       }
       ring_mask_ &= ~(uint64_t(1) << (c & (kRing - 1)));
       while (!far_.empty() && far_.top().cycle <= c) {
-        any |= take(far_.top(), c);
+        any |= take(far_.top().index, far_.top().cycle);
         far_.pop();
       }
       if (!any) break;
@@ -127,17 +127,14 @@ class ClockDispatcher {
     bool operator>(const Entry& o) const { return cycle != o.cycle ? cycle > o.cycle : index > o.index; }
   };
 
-  // Adds the module of `e` to this round unless the entry is stale (the
-  // module was re-planned or already ran). True when it was added.
-  bool take(const Entry& e, uint64_t c) {
-    if (e.cycle > c) {
-      far_.push(e);  // cannot happen by the ring invariant; never lose a wake
-      return false;
-    }
-    ClockedModule* m = modules_[e.index];
-    if (m == nullptr || m->planned_ != e.cycle) return false;
+  // Adds module `index`, planned for cycle `planned` (at or before the
+  // current one: a bucket bit or a due heap entry), to this round unless that
+  // plan is stale (the module was re-planned or already ran). True when added.
+  bool take(size_t index, uint64_t planned) {
+    ClockedModule* m = modules_[index];
+    if (m == nullptr || m->planned_ != planned) return false;
     m->planned_ = ClockedModule::kSleep;
-    due_[e.index / 64] |= uint64_t(1) << (e.index % 64);
+    due_[index / 64] |= uint64_t(1) << (index % 64);
     return true;
   }
 

@@ -10,13 +10,15 @@
 // one queue and one method process for the whole simulation: the kernel sees
 // one event per delta that has deferrals.
 //
-// Used only for zero-delay phases; timed phases stay on the ports' PEQs.
+// Used only for zero-delay phases; timed phases stay on the ports' PEQs
+// (deliver_phase() below picks one or the other).
 #pragma once
 
 #include <vector>
 
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 
 namespace simtlm::models {
 
@@ -51,5 +53,20 @@ class DeferredCalls {
   std::vector<Call> queue_;
   std::vector<Call> running_;
 };
+
+// How an AT port delivers a phase to its own `Callback` after `delay`: a zero
+// delay runs it in the next delta cycle through DeferredCalls, a timed phase
+// goes through the port's PEQ (which calls the same callback).
+template <typename Port, void (Port::*Callback)(tlm::tlm_generic_payload&, const tlm::tlm_phase&)>
+void deliver_phase(Port* port, tlm_utils::peq_with_cb_and_phase<Port>& peq, tlm::tlm_generic_payload& trans,
+                   tlm::tlm_phase phase, const sc_core::sc_time& delay) {
+  if (delay == sc_core::SC_ZERO_TIME) {
+    DeferredCalls::instance().defer(
+        [](void* owner, tlm::tlm_generic_payload& t, tlm::tlm_phase p) { (static_cast<Port*>(owner)->*Callback)(t, p); },
+        port, trans, phase);
+  } else {
+    peq.notify(trans, phase, delay);
+  }
+}
 
 }  // namespace simtlm::models
