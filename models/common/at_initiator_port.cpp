@@ -11,7 +11,7 @@ AtInitiatorPort::AtInitiatorPort(const std::string& socket_name, Listener& liste
       listener_(listener),
       index_(index),
       peq_((socket_name + "_peq").c_str(), this, &AtInitiatorPort::peq_callback) {
-  socket.register_nb_transport_bw(this, &AtInitiatorPort::nb_transport_bw);
+  socket.bind(static_cast<tlm::tlm_bw_transport_if<>&>(*this));
 }
 
 void AtInitiatorPort::protocol_error(const char* what) const {

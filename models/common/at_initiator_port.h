@@ -19,6 +19,10 @@
 // comes from inside the target's accept_request(), and the owner's reaction,
 // sending the next request, must not re-enter it) runs in the next delta
 // cycle through DeferredCalls.
+//
+// The port is the socket's backward interface itself (no
+// simple_initiator_socket callback layer in between: one indirect call less
+// per phase); DMI invalidations are ignored (DMI is never used).
 #pragma once
 
 #include <cstdint>
@@ -28,11 +32,10 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
-#include <tlm_utils/simple_initiator_socket.h>
 
 namespace simtlm::models {
 
-class AtInitiatorPort {
+class AtInitiatorPort final : private tlm::tlm_bw_transport_if<> {
  public:
   class Listener {
    public:
@@ -48,7 +51,7 @@ class AtInitiatorPort {
     virtual bool on_response(unsigned port, tlm::tlm_generic_payload& trans) = 0;
   };
 
-  using socket_type = tlm_utils::simple_initiator_socket<AtInitiatorPort>;
+  using socket_type = tlm::tlm_initiator_socket<32>;
 
   // Must be constructed while the owning module is being elaborated.
   AtInitiatorPort(const std::string& socket_name, Listener& listener, unsigned index = 0);
@@ -69,8 +72,11 @@ class AtInitiatorPort {
   void accept_response();
 
  private:
+  // tlm_bw_transport_if.
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
+                                     sc_core::sc_time& delay) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
   void peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
   // Delivers `phase` to peq_callback() after `delay` (zero: next delta).
   void schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay);

@@ -9,8 +9,20 @@ AtTargetPort::AtTargetPort(const std::string& socket_name, Listener& listener, u
       listener_(listener),
       index_(index),
       peq_((socket_name + "_peq").c_str(), this, &AtTargetPort::peq_callback) {
-  socket.register_nb_transport_fw(this, &AtTargetPort::nb_transport_fw);
+  socket.bind(static_cast<tlm::tlm_fw_transport_if<>&>(*this));
 }
+
+void AtTargetPort::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  protocol_error("b_transport on an AT-only target");
+}
+
+bool AtTargetPort::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.allow_none();
+  return false;
+}
+
+unsigned int AtTargetPort::transport_dbg(tlm::tlm_generic_payload&) { return 0; }
 
 void AtTargetPort::protocol_error(const char* what) const {
   const std::string msg = std::string(socket.name()) + ": AT base protocol violation: " + what;

@@ -17,6 +17,11 @@
 // Listener::on_response_done() reports a deferred END_RESP.
 //
 // Payloads with a memory manager are acquired while the port holds them.
+//
+// The port is the socket's forward interface itself (no simple_target_socket
+// callback layer in between: one indirect call less per phase). Blocking,
+// debug and DMI calls are not part of the AT model: b_transport is a
+// protocol error, transport_dbg transfers nothing, DMI is never granted.
 #pragma once
 
 #include <cstdint>
@@ -25,11 +30,10 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
-#include <tlm_utils/simple_target_socket.h>
 
 namespace simtlm::models {
 
-class AtTargetPort {
+class AtTargetPort final : private tlm::tlm_fw_transport_if<> {
  public:
   class Listener {
    public:
@@ -45,7 +49,7 @@ class AtTargetPort {
     }
   };
 
-  using socket_type = tlm_utils::simple_target_socket<AtTargetPort>;
+  using socket_type = tlm::tlm_target_socket<32>;
 
   // Must be constructed while the owning module is being elaborated.
   AtTargetPort(const std::string& socket_name, Listener& listener, unsigned index = 0);
@@ -70,8 +74,13 @@ class AtTargetPort {
   uint64_t requests_held() const { return requests_held_; }  // times END_REQ was delayed
 
  private:
+  // tlm_fw_transport_if.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
+                                     sc_core::sc_time& delay) override;
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
+  unsigned int transport_dbg(tlm::tlm_generic_payload& trans) override;
+
   void peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
   // Delivers `phase` to peq_callback() after `delay` (zero: next delta).
   void schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay);

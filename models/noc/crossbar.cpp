@@ -42,6 +42,8 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& reques
   }
   held_request_flits_.assign(request.ports_in, 0);
   held_reply_flits_.assign(request.ports_out, 0);
+  held_requests_.assign((request.ports_in + 63) / 64, 0);
+  held_replies_.assign((request.ports_out + 63) / 64, 0);
 }
 
 Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& request, AddressMap map)
@@ -89,7 +91,7 @@ bool Crossbar::on_request(unsigned port, tlm::tlm_generic_payload& trans) {
     return true;
   }
   ++stats_.request.input_stalls;
-  ++held_requests_;
+  held_requests_[port / 64] |= uint64_t(1) << (port % 64);
   held_request_flits_[port] = flits;
   return false;
 }
@@ -100,7 +102,7 @@ bool Crossbar::on_response(unsigned port, tlm::tlm_generic_payload& trans) {
     return true;
   }
   ++stats_.reply.input_stalls;
-  ++held_replies_;
+  held_replies_[port / 64] |= uint64_t(1) << (port % 64);
   held_reply_flits_[port] = flits;
   return false;
 }
@@ -111,11 +113,21 @@ void Crossbar::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_n
 
 // ---------------------------------------------------------------- clock
 
+template <class Admit>
+void Crossbar::retry_held(std::vector<uint64_t>& held, Admit&& admit) {
+  for (size_t w = 0; w < held.size(); ++w) {
+    for (uint64_t bits = held[w]; bits != 0; bits &= bits - 1) {
+      const unsigned port = static_cast<unsigned>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+      if (admit(port)) held[w] &= ~(uint64_t(1) << (port % 64));
+    }
+  }
+}
+
 uint64_t Crossbar::tick(uint64_t c) {
   // Packets at the output ports leave first (one per port per cycle), so the
   // buffer space they free can be granted in the same cycle. (The per-port
-  // loops visit only ports with queued packets; the held-sender scans run
-  // only while something is held.)
+  // loops visit only ports with queued packets, the held-sender retries only
+  // ports holding a sender.)
   req_.for_each_nonempty_output([&](unsigned j) {
     if (req_.output_ready(j, c) && down_[j]->request_ready()) {
       down_[j]->send_request(*req_.pop_output(j).trans);
@@ -129,24 +141,22 @@ uint64_t Crossbar::tick(uint64_t c) {
   req_.arbitrate(c);
   rep_.arbitrate(c);
   // Held senders whose input buffer has room again.
-  if (held_requests_ != 0) {
-    for (unsigned i = 0; i < up_.size(); ++i) {
-      tlm::tlm_generic_payload* held = up_[i]->held_request();
-      if (held != nullptr && admit_request(i, *held, held_request_flits_[i], c + 1)) {
-        up_[i]->accept_request();
-        --held_requests_;
-      }
+  retry_held(held_requests_, [&](unsigned i) {
+    if (!req_.can_accept(i, held_request_flits_[i]) ||
+        !admit_request(i, *up_[i]->held_request(), held_request_flits_[i], c + 1)) {
+      return false;
     }
-  }
-  if (held_replies_ != 0) {
-    for (unsigned j = 0; j < down_.size(); ++j) {
-      tlm::tlm_generic_payload* held = down_[j]->held_response();
-      if (held != nullptr && admit_reply(j, *held, held_reply_flits_[j], c + 1)) {
-        down_[j]->accept_response();
-        --held_replies_;
-      }
+    up_[i]->accept_request();
+    return true;
+  });
+  retry_held(held_replies_, [&](unsigned j) {
+    if (!rep_.can_accept(j, held_reply_flits_[j]) ||
+        !admit_reply(j, *down_[j]->held_response(), held_reply_flits_[j], c + 1)) {
+      return false;
     }
-  }
+    down_[j]->accept_response();
+    return true;
+  });
 
   uint64_t next = std::min(req_.next_grant_cycle(c), rep_.next_grant_cycle(c));
   req_.for_each_nonempty_output([&](unsigned j) {

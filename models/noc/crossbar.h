@@ -73,8 +73,15 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
   XbarSwitch req_;
   XbarSwitch rep_;
   AddressMap map_;
-  uint32_t held_requests_ = 0;  // requests refused at an input (END_REQ pending)
-  uint32_t held_replies_ = 0;   // responses refused at an input (END_RESP pending)
+  // Bit per input port whose request (held_requests_) or response
+  // (held_replies_) was refused (END_REQ/END_RESP pending): the per-cycle
+  // retry visits only those, in port order.
+  std::vector<uint64_t> held_requests_;
+  std::vector<uint64_t> held_replies_;
+  // Retries each held sender of `held` (in port order) whose input buffer
+  // has room now; admit(port) admits it and returns false if it still cannot.
+  template <class Admit>
+  static void retry_held(std::vector<uint64_t>& held, Admit&& admit);
   // Flits of the packet held at each input, so the per-cycle retry does not
   // recompute them.
   std::vector<uint32_t> held_request_flits_;
