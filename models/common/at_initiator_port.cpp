@@ -10,7 +10,8 @@ AtInitiatorPort::AtInitiatorPort(const std::string& socket_name, Listener& liste
     : socket(socket_name.c_str()),
       listener_(listener),
       index_(index),
-      peq_((socket_name + "_peq").c_str(), this, &AtInitiatorPort::peq_callback) {
+      peq_((socket_name + "_peq").c_str(), this, &AtInitiatorPort::peq_callback),
+      deferred_(DeferredCalls::instance()) {
   socket.bind(static_cast<tlm::tlm_bw_transport_if<>&>(*this));
 }
 
@@ -81,7 +82,7 @@ tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(tlm::tlm_generic_payload& tr
 }
 
 void AtInitiatorPort::schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
-  deliver_phase<AtInitiatorPort, &AtInitiatorPort::peq_callback>(this, peq_, trans, phase, delay);
+  deliver_phase<AtInitiatorPort, &AtInitiatorPort::peq_callback>(this, deferred_, peq_, trans, phase, delay);
 }
 
 void AtInitiatorPort::request_accepted(tlm::tlm_generic_payload& trans) {

@@ -35,6 +35,8 @@
 
 namespace simtlm::models {
 
+class DeferredCalls;
+
 class AtInitiatorPort final : private tlm::tlm_bw_transport_if<> {
  public:
   class Listener {
@@ -90,6 +92,7 @@ class AtInitiatorPort final : private tlm::tlm_bw_transport_if<> {
   Listener& listener_;
   unsigned index_;
   tlm_utils::peq_with_cb_and_phase<AtInitiatorPort> peq_;
+  DeferredCalls& deferred_;  // this simulation's queue of zero-delay phases
   tlm::tlm_generic_payload* req_in_flight_ = nullptr;  // BEGIN_REQ sent, END_REQ pending
   tlm::tlm_generic_payload* held_ = nullptr;           // BEGIN_RESP refused by the listener
   // Transactions the target completed with TLM_COMPLETED: their response is

@@ -8,7 +8,8 @@ AtTargetPort::AtTargetPort(const std::string& socket_name, Listener& listener, u
     : socket(socket_name.c_str()),
       listener_(listener),
       index_(index),
-      peq_((socket_name + "_peq").c_str(), this, &AtTargetPort::peq_callback) {
+      peq_((socket_name + "_peq").c_str(), this, &AtTargetPort::peq_callback),
+      deferred_(DeferredCalls::instance()) {
   socket.bind(static_cast<tlm::tlm_fw_transport_if<>&>(*this));
 }
 
@@ -84,7 +85,7 @@ void AtTargetPort::peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_
 }
 
 void AtTargetPort::schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
-  deliver_phase<AtTargetPort, &AtTargetPort::peq_callback>(this, peq_, trans, phase, delay);
+  deliver_phase<AtTargetPort, &AtTargetPort::peq_callback>(this, deferred_, peq_, trans, phase, delay);
 }
 
 void AtTargetPort::send_end_req(tlm::tlm_generic_payload& trans) {

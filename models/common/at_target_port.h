@@ -33,6 +33,8 @@
 
 namespace simtlm::models {
 
+class DeferredCalls;
+
 class AtTargetPort final : private tlm::tlm_fw_transport_if<> {
  public:
   class Listener {
@@ -91,6 +93,7 @@ class AtTargetPort final : private tlm::tlm_fw_transport_if<> {
   Listener& listener_;
   unsigned index_;
   tlm_utils::peq_with_cb_and_phase<AtTargetPort> peq_;
+  DeferredCalls& deferred_;  // this simulation's queue of zero-delay phases
   tlm::tlm_generic_payload* req_open_ = nullptr;        // BEGIN_REQ seen, END_REQ not sent
   tlm::tlm_generic_payload* held_ = nullptr;            // refused by the listener
   tlm::tlm_generic_payload* resp_in_flight_ = nullptr;  // BEGIN_RESP sent, END_RESP pending

@@ -27,7 +27,9 @@ class DeferredCalls {
   using Callback = void (*)(void* owner, tlm::tlm_generic_payload& trans, tlm::tlm_phase phase);
 
   // The queue of the current simulation, created on first use (its method
-  // process is spawned then, at elaboration or during the run).
+  // process is spawned then, at elaboration or during the run). A map
+  // lookup: callers on a hot path keep the reference (ports take it when
+  // they are constructed).
   static DeferredCalls& instance();
 
   // Runs callback(owner, trans, phase) in the next delta cycle.
@@ -55,13 +57,14 @@ class DeferredCalls {
 };
 
 // How an AT port delivers a phase to its own `Callback` after `delay`: a zero
-// delay runs it in the next delta cycle through DeferredCalls, a timed phase
-// goes through the port's PEQ (which calls the same callback).
+// delay runs it in the next delta cycle through `deferred` (the port's
+// DeferredCalls::instance()), a timed phase goes through the port's PEQ
+// (which calls the same callback).
 template <typename Port, void (Port::*Callback)(tlm::tlm_generic_payload&, const tlm::tlm_phase&)>
-void deliver_phase(Port* port, tlm_utils::peq_with_cb_and_phase<Port>& peq, tlm::tlm_generic_payload& trans,
-                   tlm::tlm_phase phase, const sc_core::sc_time& delay) {
+void deliver_phase(Port* port, DeferredCalls& deferred, tlm_utils::peq_with_cb_and_phase<Port>& peq,
+                   tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
   if (delay == sc_core::SC_ZERO_TIME) {
-    DeferredCalls::instance().defer(
+    deferred.defer(
         [](void* owner, tlm::tlm_generic_payload& t, tlm::tlm_phase p) { (static_cast<Port*>(owner)->*Callback)(t, p); },
         port, trans, phase);
   } else {
