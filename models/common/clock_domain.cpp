@@ -63,7 +63,7 @@ class ClockDispatcher {
       ring_[(index / 64) * kRing + b] |= uint64_t(1) << (index % 64);
       ring_mask_ |= uint64_t(1) << b;
     } else {
-      far_.push({cycle, index});
+      schedule_far(index, cycle);
     }
     if (running_ || cycle >= pending_) return;  // run() re-arms after its loop
     arm(cycle);
@@ -138,7 +138,11 @@ class ClockDispatcher {
     return true;
   }
 
-  void arm(uint64_t cycle) {
+  // The rare paths of schedule() stay out of line, so that its common path
+  // (inlined into every ClockedModule::plan) needs no stack frame.
+  [[gnu::noinline]] void schedule_far(uint32_t index, uint64_t cycle) { far_.push({cycle, index}); }
+
+  [[gnu::noinline]] void arm(uint64_t cycle) {
     ClockedModule* host = nullptr;
     for (ClockedModule* m : modules_) {
       if (m != nullptr) {
