@@ -114,11 +114,12 @@ void Crossbar::on_request_accepted(unsigned, tlm::tlm_generic_payload&) { wake_n
 // ---------------------------------------------------------------- clock
 
 template <class Admit>
-void Crossbar::retry_held(std::vector<uint64_t>& held, Admit&& admit) {
+void Crossbar::retry_held(std::vector<uint64_t>& held, const XbarSwitch& sw, const std::vector<uint32_t>& flits,
+                          Admit&& admit) {
   for (size_t w = 0; w < held.size(); ++w) {
     for (uint64_t bits = held[w]; bits != 0; bits &= bits - 1) {
       const unsigned port = static_cast<unsigned>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
-      if (admit(port)) held[w] &= ~(uint64_t(1) << (port % 64));
+      if (sw.can_accept(port, flits[port]) && admit(port)) held[w] &= ~(uint64_t(1) << (port % 64));
     }
   }
 }
@@ -141,19 +142,13 @@ uint64_t Crossbar::tick(uint64_t c) {
   req_.arbitrate(c);
   rep_.arbitrate(c);
   // Held senders whose input buffer has room again.
-  retry_held(held_requests_, [&](unsigned i) {
-    if (!req_.can_accept(i, held_request_flits_[i]) ||
-        !admit_request(i, *up_[i]->held_request(), held_request_flits_[i], c + 1)) {
-      return false;
-    }
+  retry_held(held_requests_, req_, held_request_flits_, [&](unsigned i) {
+    if (!admit_request(i, *up_[i]->held_request(), held_request_flits_[i], c + 1)) return false;
     up_[i]->accept_request();
     return true;
   });
-  retry_held(held_replies_, [&](unsigned j) {
-    if (!rep_.can_accept(j, held_reply_flits_[j]) ||
-        !admit_reply(j, *down_[j]->held_response(), held_reply_flits_[j], c + 1)) {
-      return false;
-    }
+  retry_held(held_replies_, rep_, held_reply_flits_, [&](unsigned j) {
+    if (!admit_reply(j, *down_[j]->held_response(), held_reply_flits_[j], c + 1)) return false;
     down_[j]->accept_response();
     return true;
   });

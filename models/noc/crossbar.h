@@ -78,10 +78,12 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
   // retry visits only those, in port order.
   std::vector<uint64_t> held_requests_;
   std::vector<uint64_t> held_replies_;
-  // Retries each held sender of `held` (in port order) whose input buffer
-  // has room now; admit(port) admits it and returns false if it still cannot.
+  // Calls admit(port) for each held sender of `held` (in port order) whose
+  // packet (`flits` per port) fits in its input buffer of `sw` now, and
+  // clears its bit when admit() returns true.
   template <class Admit>
-  static void retry_held(std::vector<uint64_t>& held, Admit&& admit);
+  static void retry_held(std::vector<uint64_t>& held, const XbarSwitch& sw, const std::vector<uint32_t>& flits,
+                         Admit&& admit);
   // Flits of the packet held at each input, so the per-cycle retry does not
   // recompute them.
   std::vector<uint32_t> held_request_flits_;
