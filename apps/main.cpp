@@ -4,6 +4,7 @@
 #include <systemc>
 
 #include "apps/cli.h"
+#include "apps/huge_page_heap.h"
 
 namespace {
 // The SystemC banner would precede every message on stderr; a command-line
@@ -15,5 +16,6 @@ const bool banner_disabled = [] {
 
 int sc_main(int argc, char* argv[]) {
   (void)banner_disabled;
+  simtlm::cli::reexec_with_huge_page_heap(argc, argv);
   return simtlm::cli::run_cli(argc, argv);
 }

@@ -15,12 +15,14 @@
 #include <string>
 #include <systemc>
 
+#include "apps/huge_page_heap.h"
 #include "simtlm/config.h"
 #include "simtlm/device.h"
 #include "workloads/workload.h"
 
 int sc_main(int argc, char* argv[]) {
   using namespace simtlm;
+  cli::reexec_with_huge_page_heap(argc, argv);
   if (argc < 2) {
     std::fprintf(stderr, "usage: simtlm_bench_timing WORKLOAD [small|default] [key=value ...]\n");
     return 2;

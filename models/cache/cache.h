@@ -178,8 +178,8 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   Fifo<Pending> responses_;    // to the requester, ordered by ready cycle
   Fifo<tlm::tlm_generic_payload*> outgoing_;  // to the next level
   Fifo<Pending> from_below_;   // responses from the next level
-  std::vector<CacheObserver> observers_;
-  CacheStats stats_;
+  // What tick() reads every cycle stays next to the queues above (the
+  // counters and observers, touched per access, come last).
   uint64_t response_port_free_ = 0;  // first cycle the response port may send (data_port_bytes)
   uint64_t next_request_id_ = 0;
 
@@ -198,6 +198,9 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   uint64_t blocked_key_ = 0;
   uint64_t blocked_through_ = 0;  // fails counted through this cycle
   Fail last_fail_ = Fail::Mshr;
+
+  std::vector<CacheObserver> observers_;
+  CacheStats stats_;
 };
 
 }  // namespace simtlm::models

@@ -7,11 +7,11 @@
 namespace simtlm::models {
 
 AtInitiatorPort::AtInitiatorPort(const std::string& socket_name, Listener& listener, unsigned index)
-    : socket(socket_name.c_str()),
-      listener_(listener),
+    : listener_(listener),
       index_(index),
-      peq_((socket_name + "_peq").c_str(), this, &AtInitiatorPort::peq_callback),
-      deferred_(DeferredCalls::instance()) {
+      socket(socket_name.c_str()),
+      peq_((socket_name + "_peq").c_str(), this, &AtInitiatorPort::peq_callback) {
+  deferred_ = &DeferredCalls::instance();  // after the socket and the PEQ, as before
   socket.bind(static_cast<tlm::tlm_bw_transport_if<>&>(*this));
 }
 
@@ -82,7 +82,7 @@ tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(tlm::tlm_generic_payload& tr
 }
 
 void AtInitiatorPort::schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
-  deliver_phase<AtInitiatorPort, &AtInitiatorPort::peq_callback>(this, deferred_, peq_, trans, phase, delay);
+  deliver_phase<AtInitiatorPort, &AtInitiatorPort::peq_callback>(this, *deferred_, peq_, trans, phase, delay);
 }
 
 void AtInitiatorPort::request_accepted(tlm::tlm_generic_payload& trans) {

@@ -55,6 +55,16 @@ class AtInitiatorPort final : private tlm::tlm_bw_transport_if<> {
 
   using socket_type = tlm::tlm_initiator_socket<32>;
 
+ private:
+  // Read on every phase: kept first, in the cache line of the vtable
+  // pointer (the socket and the PEQ are large objects).
+  Listener& listener_;
+  DeferredCalls* deferred_ = nullptr;  // this simulation's queue of zero-delay phases
+  tlm::tlm_generic_payload* req_in_flight_ = nullptr;  // BEGIN_REQ sent, END_REQ pending
+  tlm::tlm_generic_payload* held_ = nullptr;           // BEGIN_RESP refused by the listener
+  unsigned index_;
+
+ public:
   // Must be constructed while the owning module is being elaborated.
   AtInitiatorPort(const std::string& socket_name, Listener& listener, unsigned index = 0);
   AtInitiatorPort(const AtInitiatorPort&) = delete;
@@ -89,12 +99,7 @@ class AtInitiatorPort final : private tlm::tlm_bw_transport_if<> {
   void end_response(tlm::tlm_generic_payload& trans);
   void protocol_error(const char* what) const;
 
-  Listener& listener_;
-  unsigned index_;
   tlm_utils::peq_with_cb_and_phase<AtInitiatorPort> peq_;
-  DeferredCalls& deferred_;  // this simulation's queue of zero-delay phases
-  tlm::tlm_generic_payload* req_in_flight_ = nullptr;  // BEGIN_REQ sent, END_REQ pending
-  tlm::tlm_generic_payload* held_ = nullptr;           // BEGIN_RESP refused by the listener
   // Transactions the target completed with TLM_COMPLETED: their response is
   // delivered through the PEQ but needs no END_RESP.
   std::vector<tlm::tlm_generic_payload*> completed_;

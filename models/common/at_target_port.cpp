@@ -5,11 +5,11 @@
 namespace simtlm::models {
 
 AtTargetPort::AtTargetPort(const std::string& socket_name, Listener& listener, unsigned index)
-    : socket(socket_name.c_str()),
-      listener_(listener),
+    : listener_(listener),
       index_(index),
-      peq_((socket_name + "_peq").c_str(), this, &AtTargetPort::peq_callback),
-      deferred_(DeferredCalls::instance()) {
+      socket(socket_name.c_str()),
+      peq_((socket_name + "_peq").c_str(), this, &AtTargetPort::peq_callback) {
+  deferred_ = &DeferredCalls::instance();  // after the socket and the PEQ, as before
   socket.bind(static_cast<tlm::tlm_fw_transport_if<>&>(*this));
 }
 
@@ -85,7 +85,7 @@ void AtTargetPort::peq_callback(tlm::tlm_generic_payload& trans, const tlm::tlm_
 }
 
 void AtTargetPort::schedule(tlm::tlm_generic_payload& trans, tlm::tlm_phase phase, const sc_core::sc_time& delay) {
-  deliver_phase<AtTargetPort, &AtTargetPort::peq_callback>(this, deferred_, peq_, trans, phase, delay);
+  deliver_phase<AtTargetPort, &AtTargetPort::peq_callback>(this, *deferred_, peq_, trans, phase, delay);
 }
 
 void AtTargetPort::send_end_req(tlm::tlm_generic_payload& trans) {

@@ -53,6 +53,17 @@ class AtTargetPort final : private tlm::tlm_fw_transport_if<> {
 
   using socket_type = tlm::tlm_target_socket<32>;
 
+ private:
+  // Read on every phase: kept first, in the cache line of the vtable
+  // pointer (the socket and the PEQ are large objects).
+  Listener& listener_;
+  DeferredCalls* deferred_ = nullptr;  // this simulation's queue of zero-delay phases
+  tlm::tlm_generic_payload* req_open_ = nullptr;        // BEGIN_REQ seen, END_REQ not sent
+  tlm::tlm_generic_payload* held_ = nullptr;            // refused by the listener
+  tlm::tlm_generic_payload* resp_in_flight_ = nullptr;  // BEGIN_RESP sent, END_RESP pending
+  unsigned index_;
+
+ public:
   // Must be constructed while the owning module is being elaborated.
   AtTargetPort(const std::string& socket_name, Listener& listener, unsigned index = 0);
   AtTargetPort(const AtTargetPort&) = delete;
@@ -90,13 +101,7 @@ class AtTargetPort final : private tlm::tlm_fw_transport_if<> {
   void response_finished(tlm::tlm_generic_payload& trans, bool notify_listener);
   void protocol_error(const char* what) const;
 
-  Listener& listener_;
-  unsigned index_;
   tlm_utils::peq_with_cb_and_phase<AtTargetPort> peq_;
-  DeferredCalls& deferred_;  // this simulation's queue of zero-delay phases
-  tlm::tlm_generic_payload* req_open_ = nullptr;        // BEGIN_REQ seen, END_REQ not sent
-  tlm::tlm_generic_payload* held_ = nullptr;            // refused by the listener
-  tlm::tlm_generic_payload* resp_in_flight_ = nullptr;  // BEGIN_RESP sent, END_RESP pending
   uint64_t requests_held_ = 0;
 };
 

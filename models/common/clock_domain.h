@@ -114,7 +114,8 @@ class ClockedModule : public sc_core::sc_module {
   Clock clock_;
   std::shared_ptr<ClockDispatcher> dispatcher_;
   uint32_t index_ = 0;          // construction order within the dispatcher
-  sc_core::sc_event host_wake_;  // notified only while this module hosts the dispatcher
+  // What plan() and run_tick() touch on every tick sits together here (the
+  // large event object comes last).
   uint64_t last_cycle_ = 0;
   bool ran_once_ = false;
   bool sleeping_ = true;
@@ -123,6 +124,7 @@ class ClockedModule : public sc_core::sc_module {
   uint64_t busy_cycles_ = 0;
   uint64_t idle_cycles_ = 0;
   uint64_t ticks_ = 0;
+  sc_core::sc_event host_wake_;  // notified only while this module hosts the dispatcher
 };
 
 }  // namespace simtlm::models

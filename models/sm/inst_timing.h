@@ -45,30 +45,32 @@ enum class MemPath : uint8_t {
   Generic,
 };
 
-struct InstTiming {
+struct alignas(64) InstTiming {
   static constexpr unsigned kMaxSrc = 10;
   static constexpr unsigned kMaxDst = 4;
 
+  // What the issue scan reads on every examination comes first (one cache
+  // line with the operand masks); the register lists follow.
   functional::ExecClass cls = functional::ExecClass::Nop;
   ExecUnit unit = ExecUnit::Sp;     // after the count-0 fallbacks
   CollectorSet collector = CollectorSet::Alu;
   MemPath path = MemPath::None;
-  uint32_t latency = 1;
-  uint32_t interval = 1;
   uint8_t num_src = 0;
   uint8_t num_dst = 0;
-  uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
-  uint32_t dst[kMaxDst] = {};       // register indices written
   // The same registers (src and dst) as a bit set over registers 0..127 for
   // the scoreboard's no-conflict test; operand_mask_complete is false when
   // one of them is 128 or above (the scoreboard then walks the lists).
-  uint64_t operand_mask[2] = {};
   bool operand_mask_complete = true;
   // PTX cache operator of a global ld/st (gpu.l1d.cache_operators): the
   // global lanes of ld.cg/ld.cv go around the L1D; ld.cs/ld.lu/st.cs are
   // evict-first in the caches.
   bool global_skips_l1d = false;
   bool evict_first = false;
+  uint32_t latency = 1;
+  uint32_t interval = 1;
+  uint64_t operand_mask[2] = {};
+  uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
+  uint32_t dst[kMaxDst] = {};       // register indices written
   bool is_memory() const { return unit == ExecUnit::Ldst; }
 };
 

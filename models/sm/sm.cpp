@@ -185,6 +185,7 @@ void Sm::activate_pending(uint64_t c) {
       w.resident = true;
       w.live = true;
       w.warp = &cs.cta->warp(i);
+      w.timing = cs.timing.get();
       w.cta_slot = cslot;
       w.warp_in_cta = static_cast<uint32_t>(i);
       w.scheduler = ws % p_.schedulers;
@@ -234,6 +235,7 @@ void Sm::complete_cta(uint32_t cslot, uint64_t c) {
     w.live = false;
     park(ws, kParkedDead);
     w.warp = nullptr;
+    w.timing = nullptr;
     w.ib_count = 0;
     w.fetch_inflight = false;
   }
@@ -508,7 +510,7 @@ void Sm::fetch_stage(uint64_t c) {
       set_wants_fetch(slot, false);
       continue;
     }
-    const KernelTiming& timing = *ctas_[w.cta_slot].timing;
+    const KernelTiming& timing = *w.timing;
     const uint32_t pc = w.warp->pc();
     const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
     const uint32_t n = std::min({p_.fetch_width, p_.ibuffer_entries, left});

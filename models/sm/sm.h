@@ -130,34 +130,39 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   uint64_t& slot_counter(uint8_t reason);
   static int reason_priority(uint8_t reason);
 
-  struct WarpState {
-    bool live = false;       // resident and not finished
-    bool resident = false;   // slot holds a warp of a resident CTA
+  // The first cache line holds what the issue scan reads on every
+  // examination (check_ready); the rest is touched on issue, fetch and CTA
+  // events. One warp per line start, so an examination costs one line.
+  struct alignas(64) WarpState {
     functional::Warp* warp = nullptr;
-    uint32_t cta_slot = 0;
-    uint32_t warp_in_cta = 0;
-    uint32_t scheduler = 0;
-    uint64_t age = 0;
+    // Scoreboard: registers with a write in flight; `long` ones wait for memory.
+    std::vector<uint64_t> pending;
+    const KernelTiming* timing = nullptr;  // the CTA's table (CtaState::timing keeps it alive)
     // I-buffer: instructions [ib_pc, ib_pc + ib_count) are decoded.
     uint32_t ib_pc = 0;
     uint32_t ib_count = 0;
-    bool fetch_inflight = false;
-    uint64_t fetch_ready = 0;
-    uint32_t fetch_pc = 0;
-    uint32_t fetch_count = 0;
-    // Scoreboard: registers with a write in flight; `long` ones wait for memory.
-    std::vector<uint64_t> pending;
-    std::vector<uint64_t> pending_long;
-    uint32_t outstanding = 0;  // writebacks and memory operations in flight
-    bool at_barrier = false;
     uint64_t eligible_from = 0;  // a warp released from a barrier issues from the next cycle
+    // Last examination (describe_stall): reason and blocking register.
+    uint32_t blocking_reg = kNone;
     // A scoreboard stall stays until one of the warp's writebacks lands:
     // cached so stalled warps cost almost nothing to re-examine.
     bool sb_blocked = false;
     sched::StallKind sb_kind = sched::StallKind::Scoreboard;
-    // Last examination (describe_stall): reason and blocking register.
     sched::StallKind last_stall = sched::StallKind::Fetch;
-    uint32_t blocking_reg = kNone;
+    bool live = false;  // resident and not finished
+    // ---- second line
+    std::vector<uint64_t> pending_long;
+    bool resident = false;  // slot holds a warp of a resident CTA
+    bool fetch_inflight = false;
+    bool at_barrier = false;
+    uint32_t cta_slot = 0;
+    uint32_t warp_in_cta = 0;
+    uint32_t scheduler = 0;
+    uint32_t outstanding = 0;  // writebacks and memory operations in flight
+    uint64_t age = 0;
+    uint64_t fetch_ready = 0;
+    uint32_t fetch_pc = 0;
+    uint32_t fetch_count = 0;
   };
 
   struct CtaState {
@@ -357,12 +362,6 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   std::vector<uint32_t> sched_live_;              // live warps per scheduler
   std::vector<std::vector<uint64_t>> unit_free_;  // per ExecUnit: cycle each pipeline accepts the next instruction
   std::vector<std::vector<uint64_t>> cu_free_;    // per CollectorSet: cycle each unit is free
-  regfile::RegisterBanks banks_;
-  smem::Banks smem_banks_;
-  Coalescer coalescer_;
-  FixedLatencyCache icache_;
-  FixedLatencyCache const_cache_;
-  std::vector<uint64_t> const_words_;             // scratch
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   uint64_t event_seq_ = 0;
   std::vector<MemOp> memops_;
@@ -393,7 +392,16 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   uint64_t last_issue_cycle_ = 0;
   uint64_t blocked_since_ = kNever;  // LD/ST head transaction refused since this cycle
   uint64_t now_cycle_ = 0;
+  bool faulted_ = false;
   SmStats stats_;
+
+  // Touched per issue or fetch, not per tick (kept after the per-tick state).
+  regfile::RegisterBanks banks_;
+  smem::Banks smem_banks_;
+  Coalescer coalescer_;
+  FixedLatencyCache icache_;
+  FixedLatencyCache const_cache_;
+  std::vector<uint64_t> const_words_;             // scratch
 
   // Notifications.
   CtaDoneCallback cta_done_cb_;
@@ -402,7 +410,6 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   IssueObserver issue_obs_;
   sc_core::sc_event cta_done_event_;
   std::exception_ptr fault_;
-  bool faulted_ = false;
 };
 
 }  // namespace simtlm::models

@@ -159,8 +159,7 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
     park(slot, kFetch);
     return kFetch;
   }
-  const CtaState& cs = ctas_[w.cta_slot];
-  const InstTiming& info = cs.timing->at(w.ib_pc);
+  const InstTiming& info = w.timing->at(w.ib_pc);
   // No register in flight among the operands (the common case) is one mask
   // test; otherwise the walk finds the first blocking one in operand order.
   const bool surely_free = info.operand_mask_complete &&
@@ -178,6 +177,7 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
   }
   bool blocked = policy_vetoes_ && !policy_->allows(slot, info.cls);
   if (!blocked && allocators_gate_) {
+    const CtaState& cs = ctas_[w.cta_slot];
     IssueQuery q;
     q.warp_slot = slot;
     q.cta_slot = w.cta_slot;
@@ -222,7 +222,7 @@ bool Sm::issue(uint32_t slot, uint64_t c) {
   CtaState& cs = ctas_[w.cta_slot];
   functional::Warp& fw = *w.warp;
   const uint32_t pc = w.ib_pc;
-  const InstTiming& info = cs.timing->at(pc);
+  const InstTiming& info = w.timing->at(pc);
   const uint64_t before_i = fw.instructions();
   const uint64_t before_t = fw.thread_instructions();
   const functional::ExecRecord* rec = nullptr;
