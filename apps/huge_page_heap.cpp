@@ -14,16 +14,10 @@ namespace {
 
 constexpr const char* kTunable = "glibc.malloc.hugetlb";
 
-// The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled
-// ("always [madvise] never"), or "" when unreadable.
 std::string kernel_thp_mode() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string line;
-  if (!std::getline(in, line)) return "";
-  const size_t open = line.find('[');
-  const size_t close = line.find(']', open);
-  if (open == std::string::npos || close == std::string::npos) return "";
-  return line.substr(open + 1, close - open - 1);
+  return std::getline(in, line) ? thp_mode_of(line) : "";
 }
 
 bool env_contains(const char* name, const char* text) {
@@ -32,6 +26,18 @@ bool env_contains(const char* name, const char* text) {
 }
 
 }  // namespace
+
+std::string thp_mode_of(const std::string& enabled_line) {
+  const size_t open = enabled_line.find('[');
+  const size_t close = enabled_line.find(']', open);
+  if (open == std::string::npos || close == std::string::npos) return "";
+  return enabled_line.substr(open + 1, close - open - 1);
+}
+
+std::string tunables_with_huge_pages(const char* current) {
+  const std::string tunable = std::string(kTunable) + "=1";
+  return current == nullptr || *current == '\0' ? tunable : std::string(current) + ":" + tunable;
+}
 
 void reexec_with_huge_page_heap(int argc, char* argv[]) {
   const char* opt = std::getenv("SIMTLM_HUGE_PAGES");
@@ -42,8 +48,7 @@ void reexec_with_huge_page_heap(int argc, char* argv[]) {
 
   const char* old = std::getenv("GLIBC_TUNABLES");
   const std::string saved = old != nullptr ? old : "";
-  const std::string value = saved.empty() ? std::string(kTunable) + "=1" : saved + ":" + kTunable + "=1";
-  if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+  if (::setenv("GLIBC_TUNABLES", tunables_with_huge_pages(old).c_str(), 1) != 0) return;
   std::vector<char*> args(argv, argv + argc);
   args.push_back(nullptr);
   ::execv("/proc/self/exe", args.data());

@@ -16,9 +16,18 @@
 // continues on normal pages).
 #pragma once
 
+#include <string>
+
 namespace simtlm::cli {
 
 // Call first thing in sc_main; returns only when the process keeps running as is.
 void reexec_with_huge_page_heap(int argc, char* argv[]);
+
+// The pieces, for tests.
+// The selected mode in a line of /sys/kernel/mm/transparent_hugepage/enabled
+// ("always [madvise] never" -> "madvise"), or "" when there is none.
+std::string thp_mode_of(const std::string& enabled_line);
+// GLIBC_TUNABLES with the huge-page tunable added (`current` may be null).
+std::string tunables_with_huge_pages(const char* current);
 
 }  // namespace simtlm::cli

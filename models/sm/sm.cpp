@@ -194,8 +194,11 @@ void Sm::activate_pending(uint64_t c) {
       w.ib_count = 0;
       w.fetch_inflight = false;
       set_wants_fetch(ws, false);
-      w.pending.assign(words, 0);
-      w.pending_long.assign(words, 0);
+      w.scoreboard.assign(2 * words, 0);
+      w.pending = w.scoreboard.data();
+      w.pending_long = w.pending + words;
+      w.pc = w.warp->pc();
+      w.waiting = w.warp->waiting();
       w.outstanding = 0;
       w.at_barrier = false;
       w.eligible_from = 0;
@@ -482,7 +485,7 @@ void Sm::process_fetch_arrivals(uint64_t c) {
     }
     w.fetch_inflight = false;
     if (!w.live) continue;
-    if (w.fetch_pc == w.warp->pc()) {
+    if (w.fetch_pc == w.pc) {
       w.ib_pc = w.fetch_pc;
       w.ib_count = w.fetch_count;
       unpark(slot, kFetch);
@@ -511,7 +514,7 @@ void Sm::fetch_stage(uint64_t c) {
       continue;
     }
     const KernelTiming& timing = *w.timing;
-    const uint32_t pc = w.warp->pc();
+    const uint32_t pc = w.pc;
     const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
     const uint32_t n = std::min({p_.fetch_width, p_.ibuffer_entries, left});
     const uint64_t a0 = uint64_t(pc) * p_.instruction_bytes;

@@ -135,15 +135,22 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   // events. One warp per line start, so an examination costs one line.
   struct alignas(64) WarpState {
     functional::Warp* warp = nullptr;
-    // Scoreboard: registers with a write in flight; `long` ones wait for memory.
-    std::vector<uint64_t> pending;
+    // Scoreboard (bit sets over registers, in `scoreboard`): registers with a
+    // write in flight, and those of them that wait for memory.
+    uint64_t* pending = nullptr;
+    uint64_t* pending_long = nullptr;
     const KernelTiming* timing = nullptr;  // the CTA's table (CtaState::timing keeps it alive)
     // I-buffer: instructions [ib_pc, ib_pc + ib_count) are decoded.
     uint32_t ib_pc = 0;
     uint32_t ib_count = 0;
     uint64_t eligible_from = 0;  // a warp released from a barrier issues from the next cycle
+    // The functional warp's pc and barrier wait, mirrored after each of its
+    // CTA's instructions (only they change them), so that examining a warp
+    // does not touch the functional state. Valid while live.
+    uint32_t pc = 0;
     // Last examination (describe_stall): reason and blocking register.
     uint32_t blocking_reg = kNone;
+    bool waiting = false;
     // A scoreboard stall stays until one of the warp's writebacks lands:
     // cached so stalled warps cost almost nothing to re-examine.
     bool sb_blocked = false;
@@ -151,7 +158,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
     sched::StallKind last_stall = sched::StallKind::Fetch;
     bool live = false;  // resident and not finished
     // ---- second line
-    std::vector<uint64_t> pending_long;
+    std::vector<uint64_t> scoreboard;  // pending words, then pending_long words
     bool resident = false;  // slot holds a warp of a resident CTA
     bool fetch_inflight = false;
     bool at_barrier = false;
@@ -328,7 +335,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   }
   uint32_t slot_of(const WarpState& w) const { return static_cast<uint32_t>(&w - warps_.data()); }
 
-  static bool reg_set(const std::vector<uint64_t>& bits, uint32_t r) {
+  static bool reg_set(const uint64_t* bits, uint32_t r) {
     return (bits[r >> 6] >> (r & 63)) & 1u;
   }
 

@@ -135,9 +135,8 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
     park(slot, kScoreboard);
     return kScoreboard;
   }
-  functional::Warp& fw = *w.warp;
   w.blocking_reg = kNone;
-  if (fw.waiting()) {
+  if (w.waiting) {
     stall = StallKind::Barrier;
     park(slot, kBarrier);
     return kBarrier;
@@ -151,7 +150,7 @@ Sm::Reason Sm::check_ready(uint32_t slot, uint64_t c, StallKind& stall) {
     park(slot, kFetch);
     return kFetch;
   }
-  if (w.ib_pc != fw.pc()) {
+  if (w.ib_pc != w.pc) {
     // The warp went elsewhere (taken/divergent branch, reconvergence).
     flush_ibuffer(w);
     want_fetch(slot);
@@ -234,6 +233,8 @@ bool Sm::issue(uint32_t slot, uint64_t c) {
   }
   ++w.ib_pc;
   --w.ib_count;
+  if (!fw.finished()) w.pc = fw.pc();
+  w.waiting = fw.waiting();
   stats_.warp_instructions += fw.instructions() - before_i;
   stats_.thread_instructions += fw.thread_instructions() - before_t;
   ++stats_.class_instructions[static_cast<unsigned>(rec->cls) % SmStats::kExecClasses];
@@ -284,6 +285,7 @@ bool Sm::issue(uint32_t slot, uint64_t c) {
   if (rec->released) {
     for (uint32_t ws : cs.warp_slots) {
       WarpState& o = warps_[ws];
+      if (o.warp != nullptr) o.waiting = o.warp->waiting();
       if (o.at_barrier && o.warp != nullptr && !o.warp->waiting()) {
         o.at_barrier = false;
         o.eligible_from = c + 1;
@@ -302,7 +304,7 @@ bool Sm::issue(uint32_t slot, uint64_t c) {
     if (cs.warps_left == 0 && cs.outstanding == 0) cta_check_.push_back(w.cta_slot);
     return true;
   }
-  if (w.ib_count > 0 && w.ib_pc != fw.pc()) flush_ibuffer(w);
+  if (w.ib_count > 0 && w.ib_pc != w.pc) flush_ibuffer(w);
   if (w.ib_count == 0) want_fetch(slot);
   return true;
 }
