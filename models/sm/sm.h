@@ -342,6 +342,39 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   SmParams p_;
   uint32_t max_warps_;
 
+  // Read on every tick: kept together, so a tick touches a few cache lines
+  // of the SM for its own state (the SMs' ticks evict each other's).
+  bool faulted_ = false;
+  bool issued_this_cycle_ = false;
+  bool throttled_this_cycle_ = false;
+  bool no_issue_veto_ = false;        // no policy/allocator can veto issue: memory and structural stalls may park
+  bool scan_memo_usable_ = false;     // see ScanMemo
+  bool policy_wants_stalls_ = false;
+  bool policy_vetoes_ = false;        // policy_->vetoes_issue()
+  bool allocators_gate_ = false;      // an allocator's gates_issue()
+  uint32_t resident_ctas_ = 0;
+  uint32_t resident_warps_ = 0;
+  uint64_t accounted_ = 0;            // first cycle not yet accounted
+  uint64_t structural_wake_ = kNever; // earliest cycle a structural stall clears
+  uint64_t now_cycle_ = 0;
+  size_t backlog_head_ = 0;
+  size_t responses_head_ = 0;
+  std::unique_ptr<sched::Policy> policy_;
+  std::vector<WarpState> warps_;
+  std::vector<uint8_t> parked_;                   // per warp slot, see park()
+  std::vector<uint64_t> parked_until_;            // per warp slot: parked while cycle < this
+  std::vector<ScanMemo> scan_memo_;               // per scheduler
+  std::vector<uint32_t> sched_live_;              // live warps per scheduler
+  std::vector<uint8_t> last_reason_;              // per scheduler, for skipped cycles
+  std::vector<uint32_t> pending_ctas_;            // CTA slots waiting for the next edge
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  std::vector<Txn> backlog_;                      // LD/ST transactions not yet sent
+  std::vector<Response> responses_;
+  std::vector<uint32_t> fetching_;                // slots with a fetch in flight
+  std::vector<uint64_t> fetch_mask_;              // bit per slot: the warp wants a fetch (empty I-buffer, none in flight)
+  std::vector<uint32_t> cta_check_;               // CTA slots that may have completed
+  SmStats stats_;
+
   // Memory side.
   std::unique_ptr<Cache> l1d_;
   std::unique_ptr<MemMux> mux_;
@@ -349,58 +382,28 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   std::unique_ptr<AtInitiatorPort> bypass_port_;  // around the L1D (index 1)
   PayloadPool pool_;
 
-  // Resources and policy.
+  // Resources.
   std::unique_ptr<regfile::Allocator> regs_;
   std::unique_ptr<smem::Allocator> smem_alloc_;
-  std::unique_ptr<sched::Policy> policy_;
-  bool policy_wants_stalls_ = false;
-  bool policy_vetoes_ = false;    // policy_->vetoes_issue()
-  bool allocators_gate_ = false;  // an allocator's gates_issue()
 
-  // Pipeline state.
-  std::vector<WarpState> warps_;
-  std::vector<uint8_t> parked_;                   // per warp slot, see park()
-  std::vector<uint64_t> parked_until_;            // per warp slot: parked while cycle < this
-  bool no_issue_veto_ = false;                    // no policy/allocator can veto issue: memory and structural stalls may park
-  bool scan_memo_usable_ = false;                 // see ScanMemo
-  std::vector<ScanMemo> scan_memo_;               // per scheduler
+  // Pipeline state touched per issue, per CTA or per memory operation.
   std::vector<CtaState> ctas_;
-  std::vector<uint32_t> pending_ctas_;            // CTA slots waiting for the next edge
-  std::vector<uint32_t> sched_live_;              // live warps per scheduler
   std::vector<std::vector<uint64_t>> unit_free_;  // per ExecUnit: cycle each pipeline accepts the next instruction
   std::vector<std::vector<uint64_t>> cu_free_;    // per CollectorSet: cycle each unit is free
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   uint64_t event_seq_ = 0;
   std::vector<MemOp> memops_;
   std::vector<uint32_t> free_memops_;
-  std::vector<Txn> backlog_;                      // LD/ST transactions not yet sent
-  size_t backlog_head_ = 0;
-  std::vector<Response> responses_;
-  size_t responses_head_ = 0;
-  std::vector<uint32_t> fetching_;                // slots with a fetch in flight
-  std::vector<uint64_t> fetch_mask_;              // bit per slot: the warp wants a fetch (empty I-buffer, none in flight)
   uint32_t fetch_rr_ = 0;
-  std::vector<uint32_t> cta_check_;               // CTA slots that may have completed
   std::vector<std::shared_ptr<const KernelTiming>> timings_;
 
   // Accounting.
-  std::vector<uint8_t> last_reason_;              // per scheduler, for skipped cycles
-  uint64_t accounted_ = 0;                        // first cycle not yet accounted
   bool accounting_started_ = false;
-  uint64_t structural_wake_ = kNever;             // earliest cycle a structural stall clears
-  bool issued_this_cycle_ = false;
-  bool throttled_this_cycle_ = false;
-  uint32_t resident_ctas_ = 0;
-  uint32_t resident_warps_ = 0;
   uint32_t busy_ctas_ = 0;
   uint32_t reserved_warps_ = 0;    // warps of busy CTAs
   uint32_t reserved_threads_ = 0;  // padded threads of busy CTAs
   uint64_t age_counter_ = 0;
   uint64_t last_issue_cycle_ = 0;
   uint64_t blocked_since_ = kNever;  // LD/ST head transaction refused since this cycle
-  uint64_t now_cycle_ = 0;
-  bool faulted_ = false;
-  SmStats stats_;
 
   // Touched per issue or fetch, not per tick (kept after the per-tick state).
   regfile::RegisterBanks banks_;
