@@ -285,8 +285,9 @@ bool Sm::issue(uint32_t slot, uint64_t c) {
   if (rec->released) {
     for (uint32_t ws : cs.warp_slots) {
       WarpState& o = warps_[ws];
-      if (o.warp != nullptr) o.waiting = o.warp->waiting();
-      if (o.at_barrier && o.warp != nullptr && !o.warp->waiting()) {
+      if (o.warp == nullptr) continue;
+      o.waiting = o.warp->waiting();
+      if (o.at_barrier && !o.waiting) {
         o.at_barrier = false;
         o.eligible_from = c + 1;
         policy_->on_barrier(ws, sched::BarrierEvent::Release, c);
