@@ -61,6 +61,10 @@ LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_na
   if (stats.kernel.empty()) stats.kernel = kernel.name;
   stats.threads_per_cta = config.block.x * config.block.y * config.block.z;
   stats.dynamic_shared_bytes = config.dynamic_shared_bytes;
+  const size_t keep = options_.launch_records;
+  if (keep != 0 && history_.size() >= keep) {
+    history_.erase(history_.begin(), history_.begin() + static_cast<std::ptrdiff_t>(history_.size() - keep + 1));
+  }
   history_.push_back(stats);
   return stats;
 }

@@ -27,6 +27,7 @@ TimingBackend::TimingBackend(const DeviceOptions& options) : progress_(options.p
   }
   timing_device_created = true;
   platform_ = std::make_unique<platforms::GpuPlatform>("gpu", cfg);
+  platform_->keep_kernel_windows(options.launch_records);
   if (progress_) {
     platform_->set_progress_callback([this](const platforms::RunProgress& p) {
       char buf[256];

@@ -85,6 +85,13 @@ struct DeviceOptions {
   // Timing backend: called every few thousand simulated cycles with a
   // one-line progress text (kernel, cycles, instructions, CTAs done).
   std::function<void(const std::string&)> progress;
+  // How many launches' records the device keeps: launch_history() and the
+  // per-kernel windows of backend_stats_json() hold the last `launch_records`
+  // launches (0: every launch). Each record of the timing backend holds every
+  // statistic of the platform (about 140 kB on gtx480), so a long-lived
+  // virtual platform sets a bound; launch() still returns each launch's
+  // statistics, and the totals always cover every launch.
+  size_t launch_records = 0;
 };
 
 using ModuleHandle = uint32_t;
@@ -130,7 +137,8 @@ class Device {
                      const KernelArgs& args);
   void synchronize();
 
-  // Sum over every launch since construction.
+  // Every launch since construction, oldest first (the last
+  // DeviceOptions::launch_records of them when that is set).
   const std::vector<LaunchStats>& launch_history() const;
   // Backend statistics of every launch so far: the timing backend's
   // statistics tree as JSON ({"format", "meta", "kernels", "total"}) and a

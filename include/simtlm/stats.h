@@ -185,6 +185,9 @@ class Group {
 // Per-kernel windows and the run total. begin() snapshots the registry, end()
 // stores the difference; windows of concurrent kernels overlap (each sees all
 // activity during its window). The total covers everything since construction.
+// Each finished window holds one value per statistic; keep_last(n) bounds how
+// many are kept, so that a long-lived simulation (a virtual platform launching
+// kernels for ever) does not grow with the number of launches.
 class KernelRecorder {
  public:
   explicit KernelRecorder(const Registry& registry);
@@ -197,9 +200,17 @@ class KernelRecorder {
     Values values;  // the window's values once finished
   };
 
+  // The handle is the window's Record::index.
   std::size_t begin(const std::string& kernel);
   void end(std::size_t handle);
+  // The window of a handle (Error(Internal) once keep_last() dropped it).
+  const Record& window(std::size_t handle) const;
   const std::vector<Record>& kernels() const { return records_; }
+  // Keep at most `n` windows (0: all): begin() drops the oldest finished
+  // windows first. Record::index still counts every window since construction.
+  void keep_last(std::size_t n) { max_records_ = n; }
+  // Finished windows dropped by keep_last() so far.
+  std::size_t dropped() const { return dropped_; }
   Values total() const { return registry_->since(baseline_); }
 
   // {"format": "simtlm-stats/1", "meta": {...}, "kernels": [{"index", "kernel", "stats"}], "total": {...}}
@@ -209,9 +220,15 @@ class KernelRecorder {
   std::string summary(const SummaryOptions& options = SummaryOptions()) const;
 
  private:
+  // Position in records_ of a handle (Error(Internal) when not kept).
+  std::size_t position_of(std::size_t handle) const;
+
   const Registry* registry_;
   Values baseline_;
   std::vector<Record> records_;
+  std::size_t next_index_ = 0;
+  std::size_t max_records_ = 0;
+  std::size_t dropped_ = 0;
 };
 
 // Natural order of statistic names: numbers inside names compare by value.

@@ -235,20 +235,40 @@ std::string Registry::describe() const {
 KernelRecorder::KernelRecorder(const Registry& registry) : registry_(&registry), baseline_(registry.capture()) {}
 
 std::size_t KernelRecorder::begin(const std::string& kernel) {
+  if (max_records_ != 0) {
+    // Make room for the new window among the finished ones (an open window is
+    // never dropped: its handle is in use).
+    std::size_t drop = 0;
+    while (records_.size() - drop >= max_records_ && drop < records_.size() && records_[drop].finished) ++drop;
+    records_.erase(records_.begin(), records_.begin() + static_cast<std::ptrdiff_t>(drop));
+    dropped_ += drop;
+  }
   Record r;
-  r.index = records_.size();
+  r.index = next_index_++;
   r.kernel = kernel;
   r.start = registry_->capture();
   records_.push_back(std::move(r));
-  return records_.size() - 1;
+  return records_.back().index;
 }
 
-void KernelRecorder::end(std::size_t handle) {
-  if (handle >= records_.size() || records_[handle].finished) {
-    throw Error(ErrorKind::Internal, "KernelRecorder::end: handle " + std::to_string(handle) +
-                                         " is not an open kernel window");
+std::size_t KernelRecorder::position_of(std::size_t handle) const {
+  // Records are in index order and only a prefix is ever dropped.
+  const std::size_t first = records_.empty() ? next_index_ : records_.front().index;
+  if (handle < first || handle - first >= records_.size()) {
+    throw Error(ErrorKind::Internal, "KernelRecorder: no kernel window " + std::to_string(handle) +
+                                         (handle < first ? " (dropped by keep_last)" : ""));
   }
-  Record& r = records_[handle];
+  return handle - first;
+}
+
+const KernelRecorder::Record& KernelRecorder::window(std::size_t handle) const { return records_[position_of(handle)]; }
+
+void KernelRecorder::end(std::size_t handle) {
+  Record& r = records_[position_of(handle)];
+  if (r.finished) {
+    throw Error(ErrorKind::Internal, "KernelRecorder::end: handle " + std::to_string(handle) +
+                                         " is not an open kernel window (it has finished)");
+  }
   r.values = registry_->since(r.start);
   r.start = Values();
   r.finished = true;
@@ -267,6 +287,7 @@ ordered_json KernelRecorder::to_json(bool with_meta) const {
     kernels.push_back(std::move(k));
   }
   out["kernels"] = std::move(kernels);
+  if (dropped_ != 0) out["kernels_dropped"] = dropped_;
   out["total"] = registry_->to_json(total());
   if (with_meta) out["meta"] = registry_->meta_json();
   return out;
@@ -276,6 +297,7 @@ std::string KernelRecorder::dump_json(bool with_meta) const { return to_json(wit
 
 std::string KernelRecorder::summary(const SummaryOptions& options) const {
   std::ostringstream out;
+  if (dropped_ != 0) out << "== " << dropped_ << " earlier kernel window(s) not kept (keep_last)\n\n";
   for (const Record& r : records_) {
     if (!r.finished) continue;
     out << "== kernel " << r.index << ": " << r.kernel << "\n" << registry_->summary(r.values, options) << "\n";

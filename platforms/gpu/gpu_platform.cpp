@@ -309,7 +309,7 @@ LaunchFigures GpuPlatform::run(functional::LaunchContext& ctx) {
   uint64_t threads_after = 0;
   for (auto& sm : sms_) threads_after += sm->stats().thread_instructions;
   f.thread_instructions = threads_after - threads_before;
-  f.stats_json = registry_->dump_json(recorder_->kernels().at(window).values, false);
+  f.stats_json = registry_->dump_json(recorder_->window(window).values, false);
   return f;
 }
 

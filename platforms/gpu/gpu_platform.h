@@ -99,6 +99,8 @@ class GpuPlatform : public sc_core::sc_module {
   // windows and the run total.
   stats::Registry& registry() { return *registry_; }
   const stats::KernelRecorder& recorder() const { return *recorder_; }
+  // Keep the statistics windows of the last `n` launches only (0: all).
+  void keep_kernel_windows(size_t n) { recorder_->keep_last(n); }
   // Brings time-dependent counters up to the current simulation time.
   void refresh_stats();
   // {"format", "meta", "kernels": [...], "total": {...}} (deterministic).

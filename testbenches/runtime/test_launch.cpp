@@ -221,6 +221,22 @@ TEST(RuntimeLaunch, VectorAddEndToEndWithStatsAndHistory) {
   }
 }
 
+TEST(RuntimeLaunch, LaunchRecordsBoundsTheHistory) {
+  DeviceOptions opt;
+  opt.launch_records = 2;
+  Device dev(opt);
+  ModuleHandle h = dev.load_module_string(test::kVecAddPtx, "vec.ptx");
+  std::vector<float> a(256, 1.0f);
+  DevicePtr da = dev.upload(a), dc = dev.malloc(256 * 4);
+  for (uint32_t k = 1; k <= 4; ++k) {
+    LaunchStats s = dev.launch(h, "vec_add", config(k, 64), KernelArgs().add(da).add(da).add(dc).add(k * 64));
+    EXPECT_EQ(s.ctas, k);  // launch() reports every launch
+  }
+  ASSERT_EQ(dev.launch_history().size(), 2u);
+  EXPECT_EQ(dev.launch_history()[0].ctas, 3u);
+  EXPECT_EQ(dev.launch_history()[1].ctas, 4u);
+}
+
 TEST(RuntimeLaunch, OutOfBoundsStoreIsADeviceFault) {
   Device dev;
   ModuleHandle h = dev.load_module_string(test::kVecAddPtx, "vec.ptx");

@@ -350,4 +350,55 @@ TEST(Stats, OverlappingKernelWindows) {
   EXPECT_FALSE(j.contains("meta"));
 }
 
+TEST(Stats, KeepLastBoundsTheKeptWindowsButNotTheTotal) {
+  Registry reg;
+  std::uint64_t insts = 0;
+  reg.counter("gpu.warp_insts", &insts, "instructions", "");
+  KernelRecorder rec(reg);
+  rec.keep_last(2);
+  std::vector<std::size_t> handles;
+  for (unsigned k = 0; k < 5; ++k) {
+    handles.push_back(rec.begin("k" + std::to_string(k)));
+    insts += 10 * (k + 1);
+    rec.end(handles.back());
+    // The window just ended stays readable by its handle.
+    EXPECT_DOUBLE_EQ(reg.value("gpu.warp_insts", rec.window(handles.back()).values), 10.0 * (k + 1));
+  }
+  ASSERT_EQ(rec.kernels().size(), 2u);
+  EXPECT_EQ(rec.dropped(), 3u);
+  EXPECT_EQ(rec.kernels()[0].index, 3u);
+  EXPECT_EQ(rec.kernels()[1].kernel, "k4");
+  EXPECT_NE(error_of([&] { rec.window(handles[0]); }).find("dropped"), std::string::npos);
+  // 10 + 20 + 30 + 40 + 50: the total does not depend on what is kept.
+  EXPECT_DOUBLE_EQ(reg.value("gpu.warp_insts", rec.total()), 150.0);
+  const nlohmann::ordered_json j = rec.to_json(false);
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  EXPECT_EQ(j["kernels"][0]["index"], 3);
+  EXPECT_EQ(j["kernels_dropped"], 3);
+  EXPECT_EQ(j["total"]["gpu.warp_insts"], 150);
+  EXPECT_NE(rec.summary().find("3 earlier kernel window(s) not kept"), std::string::npos);
+}
+
+TEST(Stats, KeepLastNeverDropsAnOpenWindow) {
+  Registry reg;
+  std::uint64_t insts = 0;
+  reg.counter("gpu.warp_insts", &insts, "instructions", "");
+  KernelRecorder rec(reg);
+  rec.keep_last(1);
+  const std::size_t a = rec.begin("a");
+  insts += 3;
+  const std::size_t b = rec.begin("b");  // a is open: nothing to drop, two windows kept
+  insts += 4;
+  rec.end(a);
+  rec.end(b);
+  EXPECT_EQ(rec.kernels().size(), 2u);
+  EXPECT_DOUBLE_EQ(reg.value("gpu.warp_insts", rec.window(a).values), 7.0);
+  EXPECT_DOUBLE_EQ(reg.value("gpu.warp_insts", rec.window(b).values), 4.0);
+  const std::size_t c = rec.begin("c");  // both finished: both dropped
+  rec.end(c);
+  ASSERT_EQ(rec.kernels().size(), 1u);
+  EXPECT_EQ(rec.kernels()[0].kernel, "c");
+  EXPECT_FALSE(rec.to_json(false).contains("meta"));
+}
+
 }  // namespace
