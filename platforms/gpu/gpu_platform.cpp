@@ -163,7 +163,7 @@ GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
         [this](Sm& s, const functional::LaunchContext&, uint64_t cta) { cta_done(s, cta); });
     sm->set_fault_callback([this](Sm&, std::exception_ptr e) {
       if (!error_) error_ = e;
-      sc_core::sc_pause();
+      stop_launch();
     });
   }
   register_stats();
@@ -237,7 +237,40 @@ uint64_t GpuPlatform::warp_instructions_now() const {
   return sum;
 }
 
+namespace {
+
+// How run() advances the simulation for its caller: drive it (sc_main and other
+// code outside the simulation), wait in it (a thread process), or neither.
+enum class Caller { Outside, Thread, Method };
+
+Caller caller_kind() {
+  const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
+  if (!h.valid() || sc_core::sc_get_status() != sc_core::SC_RUNNING) return Caller::Outside;
+  const sc_core::sc_curr_proc_kind kind = h.proc_kind();
+  return kind == sc_core::SC_THREAD_PROC_ || kind == sc_core::SC_CTHREAD_PROC_ ? Caller::Thread : Caller::Method;
+}
+
+}  // namespace
+
+void GpuPlatform::stop_launch() {
+  if (waited_) {
+    launch_done_ev_.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    sc_core::sc_pause();
+  }
+}
+
 LaunchFigures GpuPlatform::run(functional::LaunchContext& ctx) {
+  const Caller caller = caller_kind();
+  if (caller == Caller::Method) {
+    throw Error(ErrorKind::Usage, std::string("launch of kernel '") + ctx.kernel().name + "' from the SC_METHOD '" +
+                                      sc_core::sc_get_current_process_handle().name() +
+                                      "': a launch waits for the kernel to finish, so call it from an SC_THREAD");
+  }
+  if (running_) {
+    throw Error(ErrorKind::Usage, std::string("launch of kernel '") + ctx.kernel().name + "' while kernel '" +
+                                      kernel_name_ + "' is still running: launches are synchronous, one at a time");
+  }
   if (broken_) {
     throw Error(ErrorKind::Launch,
                 "the timing device stopped at an earlier fault or deadlock; start a new process to launch again");
@@ -278,15 +311,24 @@ LaunchFigures GpuPlatform::run(functional::LaunchContext& ctx) {
   traces_->kernel_begin(kernel_name_, start_cycle_);
 
   running_ = true;
+  waited_ = caller == Caller::Thread;
   start_ev_.notify(sc_core::SC_ZERO_TIME);
-  monitor_ev_.notify(core_clock_.period() * static_cast<double>(std::min<uint64_t>(
-                                                monitor_every_, watchdog_cycles_ ? watchdog_cycles_ : monitor_every_)));
-  sc_core::sc_start();
+  if (monitor_needed()) {
+    monitor_ev_.notify(core_clock_.period() * static_cast<double>(std::min<uint64_t>(
+                                                  monitor_every_, watchdog_cycles_ ? watchdog_cycles_ : monitor_every_)));
+  }
+  if (waited_) {
+    sc_core::wait(launch_done_ev_);
+  } else {
+    sc_core::sc_start();
+  }
   running_ = false;
+  waited_ = false;
   monitor_ev_.cancel();
 
   if (!error_ && done_ctas_ < total_ctas_) {
-    // No event left anywhere (the watchdog is disabled): nothing can move.
+    // No event left anywhere and nothing for the monitor to check (watchdog,
+    // limits and progress display all off): nothing can move.
     const uint64_t now = core_clock_.now();
     error_ = std::make_exception_ptr(Error(ErrorKind::Deadlock, deadlock_report(now, now - last_progress_cycle_)));
   }
@@ -347,7 +389,7 @@ void GpuPlatform::cta_done(Sm& sm, uint64_t cta) {
   traces_->cta_end(sm.id(), cta, now, sm.busy_ctas(), uint64_t(sm.busy_ctas()) * shape_.warps);
   if (done_ctas_ == total_ctas_) {
     end_cycle_ = now;
-    sc_core::sc_pause();
+    stop_launch();
     return;
   }
   dispatch();
@@ -362,7 +404,7 @@ void GpuPlatform::monitor_method() {
   last_progress_cycle_ = progress;
   if (watchdog_cycles_ != 0 && now - progress >= watchdog_cycles_) {
     error_ = std::make_exception_ptr(Error(ErrorKind::Deadlock, deadlock_report(now, now - progress)));
-    sc_core::sc_pause();
+    stop_launch();
     return;
   }
   if (max_cycles_ != 0 && now - start_cycle_ >= max_cycles_) {
@@ -370,7 +412,7 @@ void GpuPlatform::monitor_method() {
         Error(ErrorKind::Launch, "kernel '" + kernel_name_ + "' stopped at sim.max_cycles = " +
                                      std::to_string(max_cycles_) + " core cycles (" + std::to_string(done_ctas_) +
                                      " of " + std::to_string(total_ctas_) + " CTAs completed)"));
-    sc_core::sc_pause();
+    stop_launch();
     return;
   }
   if (max_instructions_ != 0 && instructions - start_instructions_ >= max_instructions_) {
@@ -379,7 +421,7 @@ void GpuPlatform::monitor_method() {
                                      std::to_string(max_instructions_) + " warp instructions (" +
                                      std::to_string(done_ctas_) + " of " + std::to_string(total_ctas_) +
                                      " CTAs completed)"));
-    sc_core::sc_pause();
+    stop_launch();
     return;
   }
   if (progress_cb_ && now - last_report_cycle_ >= progress_every_) {

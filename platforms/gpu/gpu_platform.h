@@ -15,9 +15,14 @@
 // writes the device's GlobalMemory at issue.
 //
 // run() executes one launch: the CTA dispatcher places CTAs on SMs
-// round-robin as their allocators admit them (Sm::can_admit), sc_start runs
-// until the last CTA completes (sc_pause), and the per-kernel statistics
-// window is recorded. A monitor process wakes every few thousand core cycles
+// round-robin as their allocators admit them (Sm::can_admit), the simulation
+// runs until the last CTA completes, and the per-kernel statistics window is
+// recorded. Called from sc_main (or any code outside the simulation), run()
+// drives the simulation itself: sc_start() until the launch pauses it
+// (sc_pause). Called from a SystemC thread process of a running simulation (a
+// CPU model of a virtual platform), run() waits on the launch's completion
+// event instead, so the rest of the platform runs on meanwhile and simulated
+// time passes for the caller; an SC_METHOD cannot wait and gets Error(Usage). A monitor process wakes every few thousand core cycles
 // while a kernel runs: it implements the watchdog (sim.watchdog_cycles
 // without an issued instruction or a completed CTA -> Error(Deadlock) with
 // every SM's stall report), sim.max_cycles / sim.max_instructions and the
@@ -123,6 +128,14 @@ class GpuPlatform : public sc_core::sc_module {
   void cta_done(models::Sm& sm, uint64_t cta);
   void finish_launch(bool paused_by_us);
   uint64_t warp_instructions_now() const;
+  // Ends the current launch at the end of this delta cycle: pauses the
+  // simulation run() started, or wakes the thread that waits in run().
+  void stop_launch();
+  // Whether the monitor has anything to check (otherwise it is not armed, so
+  // that a launch in which nothing can move ends by starvation).
+  bool monitor_needed() const {
+    return watchdog_cycles_ != 0 || max_cycles_ != 0 || max_instructions_ != 0 || progress_cb_ != nullptr;
+  }
   std::string deadlock_report(uint64_t now, uint64_t idle_for) const;
 
   Config cfg_;
@@ -154,6 +167,7 @@ class GpuPlatform : public sc_core::sc_module {
   uint64_t done_ctas_ = 0;
   unsigned rr_ = 0;
   bool running_ = false;
+  bool waited_ = false;  // run() waits on launch_done_ev_ (called from a thread process)
   uint64_t start_cycle_ = 0;
   uint64_t end_cycle_ = 0;
   uint64_t start_instructions_ = 0;
@@ -172,6 +186,7 @@ class GpuPlatform : public sc_core::sc_module {
 
   sc_core::sc_event start_ev_;
   sc_core::sc_event monitor_ev_;
+  sc_core::sc_event launch_done_ev_;
 };
 
 }  // namespace simtlm::platforms

@@ -47,5 +47,23 @@ TEST(Watchdog, MaxCyclesStopsTheLaunch) {
   }
 }
 
+TEST(Watchdog, WithTheWatchdogAndLimitsOffADeadlockStillEnds) {
+  // Nothing arms the monitor, so once every warp waits the simulation runs out
+  // of events and the launch ends with the same report.
+  auto cfg = make_config({"gpu.num_sms=1", "sim.watchdog_cycles=0"});
+  Device dev(timing_options(cfg));
+  ModuleHandle m = dev.load_module_string(kDeadlockPtx, "deadlock.ptx");
+  LaunchConfig lc;
+  lc.grid = Dim3(1);
+  lc.block = Dim3(64);
+  try {
+    dev.launch(m, "deadlock", lc, KernelArgs());
+    FAIL() << "the launch should have deadlocked";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Deadlock) << e.what();
+    EXPECT_NE(std::string(e.what()).find("barrier"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace simtlm::test
