@@ -12,6 +12,10 @@
 
 #include <systemc>
 
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "simtlm/device_memory_target.h"
 #include "testbenches/platform_timing/platform_harness.h"
 #include "testbenches/runtime/ptx_samples.h"
 
@@ -38,6 +42,19 @@ struct Cpu : sc_core::sc_module {
   Cpu(const sc_core::sc_module_name& n, std::function<void()> p) : sc_core::sc_module(n), program(std::move(p)) {
     SC_THREAD(main);
   }
+  void main() {
+    program();
+    sc_core::sc_stop();
+  }
+};
+
+// A CPU model with a bus socket: runs `program` in a thread process, then stops
+// the simulation.
+struct BusCpu : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<BusCpu> bus{"bus"};
+  std::function<void()> program;
+  SC_HAS_PROCESS(BusCpu);
+  explicit BusCpu(const sc_core::sc_module_name& n) : sc_core::sc_module(n) { SC_THREAD(main); }
   void main() {
     program();
     sc_core::sc_stop();
@@ -86,6 +103,43 @@ TEST(VirtualPlatform, LaunchFromAThreadTakesSimulatedTimeWhileThePlatformRuns) {
   const double ticks_expected = (after - before).to_seconds() * 1e9 / 10.0;
   EXPECT_NEAR(double(ticks_after - ticks_before), ticks_expected, 1.0);
   EXPECT_EQ(dev.launch_history().size(), 1u);
+}
+
+TEST(VirtualPlatform, CpuMovesDataOverTheBusAndLaunchesOnTheTimingModel) {
+  Device dev(test::timing_options(test::make_config({})));
+  DeviceMemoryTarget gpu_mem("gpu_mem", dev, sc_core::sc_time(10, sc_core::SC_NS));
+  BusCpu cpu("cpu");
+  cpu.bus.bind(gpu_mem.socket);
+  const uint32_t n = 512;
+  std::vector<float> c(n);
+  // One bus transaction of `bytes` at device address `addr`.
+  auto transfer = [&](tlm::tlm_command cmd, DevicePtr addr, void* data, uint32_t bytes) {
+    tlm::tlm_generic_payload t;
+    t.set_command(cmd);
+    t.set_address(addr);
+    t.set_data_ptr(static_cast<unsigned char*>(data));
+    t.set_data_length(bytes);
+    t.set_streaming_width(bytes);
+    sc_core::sc_time delay;
+    cpu.bus->b_transport(t, delay);
+    sc_core::wait(delay);  // a loosely-timed initiator that syncs after each access
+    EXPECT_EQ(t.get_response_status(), tlm::TLM_OK_RESPONSE);
+  };
+  cpu.program = [&] {
+    const ModuleHandle h = dev.load_module_string(test::kVecAddPtx, "vec.ptx");
+    const DevicePtr da = dev.malloc(n * 4), db = dev.malloc(n * 4), dc = dev.malloc(n * 4);
+    std::vector<float> a(n), b(n);
+    for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = -0.5f * float(i);
+    transfer(tlm::TLM_WRITE_COMMAND, da, a.data(), n * 4);
+    transfer(tlm::TLM_WRITE_COMMAND, db, b.data(), n * 4);
+    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(20, sc_core::SC_NS));
+    dev.launch(h, "vec_add", blocks(2, 256), KernelArgs().add(da).add(db).add(dc).add(n));
+    transfer(tlm::TLM_READ_COMMAND, dc, c.data(), n * 4);
+  };
+  sc_core::sc_start();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(c[i], 0.5f * float(i)) << "i=" << i;
+  EXPECT_EQ(gpu_mem.writes(), 2u);
+  EXPECT_EQ(gpu_mem.reads(), 1u);
 }
 
 TEST(VirtualPlatform, SecondLaunchStartsWhereTheCallerIs) {
