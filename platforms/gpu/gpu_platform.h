@@ -22,11 +22,11 @@
 // (sc_pause). Called from a SystemC thread process of a running simulation (a
 // CPU model of a virtual platform), run() waits on the launch's completion
 // event instead, so the rest of the platform runs on meanwhile and simulated
-// time passes for the caller; an SC_METHOD cannot wait and gets Error(Usage). A monitor process wakes every few thousand core cycles
-// while a kernel runs: it implements the watchdog (sim.watchdog_cycles
-// without an issued instruction or a completed CTA -> Error(Deadlock) with
-// every SM's stall report), sim.max_cycles / sim.max_instructions and the
-// progress callback. Several launches run one after the other on the same
+// time passes for the caller; an SC_METHOD cannot wait and gets Error(Usage).
+// A monitor process wakes every few thousand core cycles while a kernel
+// runs: it implements the watchdog (sim.watchdog_cycles without an issued
+// instruction or a completed CTA -> Error(Deadlock) with every SM's stall
+// report), sim.max_cycles / sim.max_instructions and the progress callback. Several launches run one after the other on the same
 // platform (SystemC elaborates once per process).
 #pragma once
 
@@ -126,7 +126,6 @@ class GpuPlatform : public sc_core::sc_module {
   void monitor_method();
   void dispatch();
   void cta_done(models::Sm& sm, uint64_t cta);
-  void finish_launch(bool paused_by_us);
   uint64_t warp_instructions_now() const;
   // Ends the current launch at the end of this delta cycle: pauses the
   // simulation run() started, or wakes the thread that waits in run().
