@@ -73,6 +73,7 @@ void GlobalMemory::release(uint64_t addr) {
     }
     throw Error(ErrorKind::Launch, msg);
   }
+  for (const auto& [token, observer] : release_observers_) observer(it->first, it->second.size);
   if (last_ == &it->second) {
     last_ = nullptr;
     last_base_ = 0;
@@ -102,6 +103,25 @@ const GlobalMemory::Allocation* GlobalMemory::find(uint64_t addr, uint64_t bytes
   last_ = &it->second;
   base_out = it->first;
   return last_;
+}
+
+uint64_t GlobalMemory::add_release_observer(ReleaseObserver observer) {
+  release_observers_.emplace_back(next_observer_token_, std::move(observer));
+  return next_observer_token_++;
+}
+
+void GlobalMemory::remove_release_observer(uint64_t token) {
+  release_observers_.erase(std::remove_if(release_observers_.begin(), release_observers_.end(),
+                                          [&](const auto& entry) { return entry.first == token; }),
+                           release_observers_.end());
+}
+
+bool GlobalMemory::allocation_at(uint64_t addr, uint64_t& base, uint64_t& size, uint8_t*& data) {
+  const Allocation* a = find(addr, 0, base);
+  if (a == nullptr) return false;
+  size = a->size;
+  data = const_cast<uint8_t*>(a->data.data());  // owned by this non-const object, as in translate()
+  return true;
 }
 
 bool GlobalMemory::valid(uint64_t addr, uint64_t bytes) const {

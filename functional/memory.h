@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace simtlm::functional {
@@ -36,6 +38,16 @@ class GlobalMemory {
 
   uint64_t bytes_allocated() const { return bytes_live_; }
 
+  // The live allocation containing `addr`: its base, size and host storage
+  // (which stays put until the allocation is released). False when none does.
+  bool allocation_at(uint64_t addr, uint64_t& base, uint64_t& size, uint8_t*& data);
+  // Called with (base, size) whenever an allocation is released, before its
+  // storage goes: holders of direct pointers (a TLM target granting DMI) drop
+  // them. Returns a token for remove_release_observer (the holder's destructor).
+  using ReleaseObserver = std::function<void(uint64_t base, uint64_t size)>;
+  uint64_t add_release_observer(ReleaseObserver observer);
+  void remove_release_observer(uint64_t token);
+
  private:
   struct Allocation {
     uint64_t size = 0;
@@ -44,6 +56,8 @@ class GlobalMemory {
   const Allocation* find(uint64_t addr, uint64_t bytes, uint64_t& base_out) const;
 
   std::map<uint64_t, Allocation> allocations_;  // base -> allocation
+  std::vector<std::pair<uint64_t, ReleaseObserver>> release_observers_;  // (token, observer)
+  uint64_t next_observer_token_ = 1;
   uint64_t next_base_;
   uint64_t bytes_live_ = 0;
   mutable uint64_t last_base_ = 0;

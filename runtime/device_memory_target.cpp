@@ -14,7 +14,14 @@ DeviceMemoryTarget::DeviceMemoryTarget(const sc_core::sc_module_name& name, Devi
       latency_(latency),
       address_offset_(address_offset) {
   socket.bind(*this);
+  // A DMI grant covers one allocation: withdraw it before the allocation goes.
+  release_token_ = device_.impl().memory().add_release_observer([this](uint64_t base, uint64_t size) {
+    if (base < address_offset_ || size == 0) return;  // never granted: not addressable through this target
+    socket->invalidate_direct_mem_ptr(base - address_offset_, base - address_offset_ + size - 1);
+  });
 }
+
+DeviceMemoryTarget::~DeviceMemoryTarget() { device_.impl().memory().remove_release_observer(release_token_); }
 
 bool DeviceMemoryTarget::access(tlm::tlm_generic_payload& trans) {
   const tlm::tlm_command cmd = trans.get_command();
@@ -48,7 +55,7 @@ bool DeviceMemoryTarget::access(tlm::tlm_generic_payload& trans) {
       d = data[i];
     }
   }
-  trans.set_dmi_allowed(false);
+  trans.set_dmi_allowed(true);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
 }
@@ -79,6 +86,25 @@ unsigned int DeviceMemoryTarget::transport_dbg(tlm::tlm_generic_payload& trans) 
   return access(trans) && trans.get_command() != tlm::TLM_IGNORE_COMMAND ? trans.get_data_length() : 0;
 }
 
-bool DeviceMemoryTarget::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) { return false; }
+bool DeviceMemoryTarget::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  const uint64_t addr = trans.get_address() + address_offset_;
+  uint64_t base = 0, size = 0;
+  uint8_t* data = nullptr;
+  if (addr < trans.get_address() ||
+      !device_.impl().memory().allocation_at(addr, base, size, data) || base < address_offset_) {
+    // No grant: tell the initiator it may not ask again for this address.
+    dmi.allow_none();
+    dmi.set_start_address(trans.get_address());
+    dmi.set_end_address(trans.get_address());
+    return false;
+  }
+  dmi.set_dmi_ptr(data);
+  dmi.set_start_address(base - address_offset_);
+  dmi.set_end_address(base - address_offset_ + size - 1);
+  dmi.allow_read_write();
+  dmi.set_read_latency(latency_);
+  dmi.set_write_latency(latency_);
+  return true;
+}
 
 }  // namespace simtlm

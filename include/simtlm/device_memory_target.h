@@ -9,7 +9,14 @@
 // a bus decoder that forwards the GPU's window unchanged delivers them). A
 // transaction must fall entirely inside one live allocation, as any device
 // access must; otherwise it gets TLM_ADDRESS_ERROR_RESPONSE and nothing is
-// copied. Byte enables and streaming widths are honoured; DMI is not offered.
+// copied. Byte enables and streaming widths are honoured.
+//
+// DMI: get_direct_mem_ptr grants read/write access to the whole allocation
+// containing the address (its host storage, which does not move), with
+// `latency` as the read and write latency; freeing that allocation
+// (Device::free) invalidates the grant on the backward path first.
+//
+// The Device must outlive the target.
 //
 // Timing: every transaction adds `latency` to its annotated delay (b_transport)
 // or returns TLM_COMPLETED with BEGIN_RESP `latency` later (nb_transport_fw);
@@ -30,6 +37,7 @@ class DeviceMemoryTarget final : public sc_core::sc_module, private tlm::tlm_fw_
  public:
   DeviceMemoryTarget(const sc_core::sc_module_name& name, Device& device,
                      const sc_core::sc_time& latency = sc_core::SC_ZERO_TIME, uint64_t address_offset = 0);
+  ~DeviceMemoryTarget() override;
 
   tlm::tlm_target_socket<32> socket;
 
@@ -51,6 +59,7 @@ class DeviceMemoryTarget final : public sc_core::sc_module, private tlm::tlm_fw_
   Device& device_;
   sc_core::sc_time latency_;
   uint64_t address_offset_;
+  uint64_t release_token_ = 0;  // this target's observer of the device's frees (DMI invalidation)
   uint64_t reads_ = 0;
   uint64_t writes_ = 0;
   uint64_t errors_ = 0;

@@ -24,8 +24,15 @@ struct Initiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Initiator> socket{"socket"};
   std::function<void(Initiator&)> program;
   SC_HAS_PROCESS(Initiator);
-  explicit Initiator(const sc_core::sc_module_name& n) : sc_core::sc_module(n) { SC_THREAD(main); }
-  void main() { program(*this); }
+  std::vector<std::pair<uint64_t, uint64_t>> invalidated;  // DMI ranges the target withdrew
+  explicit Initiator(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {
+    SC_THREAD(main);
+    socket.register_invalidate_direct_mem_ptr(this, &Initiator::invalidate);
+  }
+  void main() {
+    if (program) program(*this);
+  }
+  void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { invalidated.emplace_back(start, end); }
 
   // One blocking transaction; returns its response status, adds its delay to `delay`.
   tlm::tlm_response_status transfer(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len,
@@ -177,6 +184,54 @@ TEST(DeviceMemoryTarget, AKernelSeesWhatTheBusWroteAndTheBusSeesItsResults) {
   };
   sc_core::sc_start();
   for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(c[i], float(i) + 2.0f) << i;
+}
+
+TEST(DeviceMemoryTarget, DirectMemoryAccessCoversOneAllocationUntilItIsFreed) {
+  Device dev;
+  Initiator cpu("cpu");
+  DeviceMemoryTarget target("gpu_mem", dev, sc_core::sc_time(7, sc_core::SC_NS));
+  cpu.socket.bind(target.socket);
+  const DevicePtr keep = dev.malloc(100), buf = dev.malloc(300);
+  tlm::tlm_generic_payload t;
+  t.set_address(buf + 40);
+  tlm::tlm_dmi dmi;
+  ASSERT_TRUE(cpu.socket->get_direct_mem_ptr(t, dmi));
+  EXPECT_EQ(dmi.get_start_address(), buf);
+  EXPECT_EQ(dmi.get_end_address(), buf + 299);
+  EXPECT_TRUE(dmi.is_read_write_allowed());
+  EXPECT_EQ(dmi.get_read_latency(), sc_core::sc_time(7, sc_core::SC_NS));
+  // Stores through the pointer are device memory.
+  dmi.get_dmi_ptr()[40] = 0x77;
+  EXPECT_EQ(dev.download<uint8_t>(buf + 40, 1)[0], 0x77);
+  // Outside every allocation: no grant.
+  tlm::tlm_dmi none;
+  t.set_address(0x20);
+  EXPECT_FALSE(cpu.socket->get_direct_mem_ptr(t, none));
+  EXPECT_FALSE(none.is_read_allowed() || none.is_write_allowed());
+  // A successful transaction hints that DMI is available.
+  uint8_t byte = 0;
+  sc_core::sc_time delay;
+  cpu.program = [&](Initiator& c) {
+    tlm::tlm_generic_payload r;
+    r.set_command(tlm::TLM_READ_COMMAND);
+    r.set_address(buf + 40);
+    r.set_data_ptr(&byte);
+    r.set_data_length(1);
+    r.set_streaming_width(1);
+    c.socket->b_transport(r, delay);
+    EXPECT_TRUE(r.is_dmi_allowed());
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(byte, 0x77);
+  // Freeing the allocation withdraws exactly its range; freeing another one
+  // withdraws that one's.
+  ASSERT_TRUE(cpu.invalidated.empty());
+  dev.free(buf);
+  ASSERT_EQ(cpu.invalidated.size(), 1u);
+  EXPECT_EQ(cpu.invalidated[0], std::make_pair(uint64_t(buf), uint64_t(buf + 299)));
+  dev.free(keep);
+  ASSERT_EQ(cpu.invalidated.size(), 2u);
+  EXPECT_EQ(cpu.invalidated[1], std::make_pair(uint64_t(keep), uint64_t(keep + 99)));
 }
 
 }  // namespace

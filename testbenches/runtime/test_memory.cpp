@@ -159,5 +159,25 @@ TEST(GlobalMemory, HugeAllocationIsAnErrorNotACrash) {
   }
 }
 
+TEST(RuntimeMemory, ReleaseObserversSeeEachFreeUntilRemoved) {
+  functional::GlobalMemory mem;
+  std::vector<std::pair<uint64_t, uint64_t>> seen;
+  const uint64_t token = mem.add_release_observer([&](uint64_t base, uint64_t size) { seen.emplace_back(base, size); });
+  const uint64_t a = mem.allocate(40), b = mem.allocate(8);
+  uint64_t base = 0, size = 0;
+  uint8_t* data = nullptr;
+  ASSERT_TRUE(mem.allocation_at(a + 39, base, size, data));
+  EXPECT_EQ(base, a);
+  EXPECT_EQ(size, 40u);
+  EXPECT_EQ(data, mem.translate(a, 40));
+  EXPECT_FALSE(mem.allocation_at(a + 40, base, size, data));  // the guard gap after it
+  mem.release(a);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], std::make_pair(a, uint64_t(40)));
+  mem.remove_release_observer(token);
+  mem.release(b);
+  EXPECT_EQ(seen.size(), 1u);
+}
+
 }  // namespace
 }  // namespace simtlm
