@@ -1,10 +1,7 @@
 #include "platforms/gpu/traces.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -13,18 +10,6 @@
 namespace simtlm::platforms {
 
 namespace {
-
-void write_atomic(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) throw Error(ErrorKind::Input, "cannot write trace file '" + path + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(ErrorKind::Input, "cannot write trace file '" + path + "': " + ec.message());
-}
 
 // VCD identifier of signal k (printable ASCII 33..126).
 std::string vcd_id(unsigned k) {
@@ -82,52 +67,80 @@ void TraceWriter::cta_end(unsigned sm, uint64_t cta, uint64_t cycle, uint64_t ct
   if (traced(sm)) changes_.push_back({cycle, sm, ctas, warps});
 }
 
-std::string TraceWriter::vcd_text() const {
-  std::ostringstream os;
-  os << "$date simtlm $end\n$version simtlm timing model $end\n";
-  // One VCD time unit = one core cycle expressed in ps of simulated time.
-  os << "$timescale 1 ps $end\n$scope module gpu $end\n";
-  for (unsigned sm = 0; sm < num_sms_; ++sm) {
-    if (!traced(sm)) continue;
-    os << "$scope module sm_" << sm << " $end\n";
-    os << "$var wire 16 " << vcd_id(2 * sm) << " resident_ctas $end\n";
-    os << "$var wire 16 " << vcd_id(2 * sm + 1) << " resident_warps $end\n";
-    os << "$upscope $end\n";
-  }
-  os << "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n";
-  for (unsigned sm = 0; sm < num_sms_; ++sm) {
-    if (!traced(sm)) continue;
-    os << "b0 " << vcd_id(2 * sm) << "\nb0 " << vcd_id(2 * sm + 1) << "\n";
-  }
-  os << "$end\n";
-  std::vector<Change> sorted = changes_;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const Change& a, const Change& b) { return a.cycle < b.cycle; });
-  uint64_t last = ~0ull;
-  for (const Change& c : sorted) {
-    const uint64_t ps = static_cast<uint64_t>(static_cast<double>(c.cycle) * ns_per_cycle_ * 1000.0 + 0.5);
-    if (ps != last) {
-      os << "#" << ps << "\n";
-      last = ps;
-    }
-    os << "b" << binary(c.ctas) << " " << vcd_id(2 * c.sm) << "\n";
-    os << "b" << binary(c.warps) << " " << vcd_id(2 * c.sm + 1) << "\n";
-  }
-  return os.str();
+namespace {
+
+// Opens a trace file for writing from the start, or throws naming it.
+void open_trace(std::ofstream& out, const std::string& path) {
+  out.open(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(ErrorKind::Input, "cannot write trace file '" + path + "'");
 }
 
-std::string TraceWriter::timeline_text() const {
-  nlohmann::ordered_json events = nlohmann::ordered_json::array();
-  auto meta = [&](int tid, const std::string& name) {
-    nlohmann::ordered_json e;
-    e["name"] = "thread_name";
-    e["ph"] = "M";
-    e["pid"] = 0;
-    e["tid"] = tid;
-    e["args"]["name"] = name;
-    events.push_back(e);
-  };
-  meta(0, "kernels");
-  for (unsigned sm = 0; sm < num_sms_; ++sm) meta(static_cast<int>(sm) + 1, "sm[" + std::to_string(sm) + "]");
+void check_written(std::ofstream& out, const std::string& path) {
+  out.flush();
+  if (!out) throw Error(ErrorKind::Input, "cannot write trace file '" + path + "'");
+}
+
+// What follows the timeline's last event: kept valid JSON after every append.
+constexpr const char* kTimelineClose = "\n],\n\"displayTimeUnit\": \"ns\"}\n";
+
+}  // namespace
+
+void TraceWriter::append_vcd() {
+  if (!vcd_.is_open()) {
+    open_trace(vcd_, vcd_path_);
+    vcd_ << "$date simtlm $end\n$version simtlm timing model $end\n";
+    // One VCD time unit = one picosecond of simulated time.
+    vcd_ << "$timescale 1 ps $end\n$scope module gpu $end\n";
+    for (unsigned sm = 0; sm < num_sms_; ++sm) {
+      if (!traced(sm)) continue;
+      vcd_ << "$scope module sm_" << sm << " $end\n";
+      vcd_ << "$var wire 16 " << vcd_id(2 * sm) << " resident_ctas $end\n";
+      vcd_ << "$var wire 16 " << vcd_id(2 * sm + 1) << " resident_warps $end\n";
+      vcd_ << "$upscope $end\n";
+    }
+    vcd_ << "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n";
+    for (unsigned sm = 0; sm < num_sms_; ++sm) {
+      if (!traced(sm)) continue;
+      vcd_ << "b0 " << vcd_id(2 * sm) << "\nb0 " << vcd_id(2 * sm + 1) << "\n";
+    }
+    vcd_ << "$end\n";
+  }
+  // A CTA's start is recorded at the next cycle, so changes of one launch may
+  // come slightly out of order; launches follow each other in time, so
+  // sorting each launch's changes sorts the file.
+  std::stable_sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) { return a.cycle < b.cycle; });
+  for (const Change& c : changes_) {
+    const uint64_t ps = static_cast<uint64_t>(static_cast<double>(c.cycle) * ns_per_cycle_ * 1000.0 + 0.5);
+    if (ps != vcd_last_ps_) {
+      vcd_ << "#" << ps << "\n";
+      vcd_last_ps_ = ps;
+    }
+    vcd_ << "b" << binary(c.ctas) << " " << vcd_id(2 * c.sm) << "\n";
+    vcd_ << "b" << binary(c.warps) << " " << vcd_id(2 * c.sm + 1) << "\n";
+  }
+  changes_.clear();
+  check_written(vcd_, vcd_path_);
+}
+
+void TraceWriter::append_timeline() {
+  if (!timeline_.is_open()) {
+    open_trace(timeline_, timeline_path_);
+    timeline_ << "{\"traceEvents\": [\n";
+    auto meta = [&](int tid, const std::string& name) {
+      nlohmann::ordered_json e;
+      e["name"] = "thread_name";
+      e["ph"] = "M";
+      e["pid"] = 0;
+      e["tid"] = tid;
+      e["args"]["name"] = name;
+      if (tid != 0) timeline_ << ",\n";
+      timeline_ << e.dump();
+    };
+    meta(0, "kernels");
+    for (unsigned sm = 0; sm < num_sms_; ++sm) meta(static_cast<int>(sm) + 1, "sm[" + std::to_string(sm) + "]");
+  } else {
+    timeline_.seekp(timeline_tail_);  // overwrite the closing brackets
+  }
   const double us = ns_per_cycle_ / 1000.0;
   for (const Span& s : spans_) {
     nlohmann::ordered_json e;
@@ -140,17 +153,17 @@ std::string TraceWriter::timeline_text() const {
     e["dur"] = static_cast<double>(s.end - s.begin) * us;
     e["args"]["begin_cycle"] = s.begin;
     e["args"]["end_cycle"] = s.end;
-    events.push_back(e);
+    timeline_ << ",\n" << e.dump();
   }
-  nlohmann::ordered_json doc;
-  doc["traceEvents"] = events;
-  doc["displayTimeUnit"] = "ns";
-  return doc.dump(1) + "\n";
+  spans_.clear();
+  timeline_tail_ = timeline_.tellp();
+  timeline_ << kTimelineClose;
+  check_written(timeline_, timeline_path_);
 }
 
-void TraceWriter::write() const {
-  if (!vcd_path_.empty()) write_atomic(vcd_path_, vcd_text());
-  if (!timeline_path_.empty()) write_atomic(timeline_path_, timeline_text());
+void TraceWriter::write() {
+  if (!vcd_path_.empty()) append_vcd();
+  if (!timeline_path_.empty()) append_timeline();
 }
 
 }  // namespace simtlm::platforms

@@ -3,12 +3,18 @@
 //     (sim.trace.sm selects one SM, -1 all), changing at CTA start/end;
 //   - timeline: Chrome/Perfetto trace-event JSON with one track per SM, a
 //     complete event per CTA ("CTA n", SM = thread) and one per kernel.
-// Events are collected in memory (a few per CTA) and written by write(),
-// each file atomically (temporary name, then rename). Timestamps are core
-// cycles converted to microseconds of simulated time.
+// Events are collected in memory while a launch runs (a few per CTA) and
+// appended to the files by write() after it, which then forgets them: the
+// files grow with the run, memory does not, and each write costs what the
+// launch added (a whole-file rewrite per launch made a 358-launch run 20x
+// slower). After every write both files are complete and valid (the
+// timeline's closing brackets are rewritten after its last event each time).
+// Timestamps are core cycles converted to microseconds of simulated time
+// (timeline) or picoseconds (VCD).
 #pragma once
 
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -28,8 +34,10 @@ class TraceWriter {
   // `ctas`/`warps`: the SM's resident CTAs and warps after the change.
   void cta_begin(unsigned sm, uint64_t cta, uint64_t cycle, uint64_t ctas, uint64_t warps);
   void cta_end(unsigned sm, uint64_t cta, uint64_t cycle, uint64_t ctas, uint64_t warps);
-  // Writes the files (no-op when tracing is off). Error(Input) when a file cannot be written.
-  void write() const;
+  // Appends the events since the last write to the files (creating them at
+  // the first write; no-op when tracing is off). Error(Input) when a file
+  // cannot be written.
+  void write();
 
  private:
   struct Change {
@@ -45,8 +53,8 @@ class TraceWriter {
     uint64_t end;
   };
   bool traced(unsigned sm) const { return sm_filter_ < 0 || static_cast<int64_t>(sm) == sm_filter_; }
-  std::string vcd_text() const;
-  std::string timeline_text() const;
+  void append_vcd();
+  void append_timeline();
 
   std::string vcd_path_;
   std::string timeline_path_;
@@ -57,6 +65,11 @@ class TraceWriter {
   std::vector<Span> spans_;
   std::vector<std::vector<std::pair<uint64_t, uint64_t>>> open_ctas_;  // per SM: (cta, begin)
   uint64_t kernel_begin_ = 0;
+
+  std::ofstream vcd_;
+  uint64_t vcd_last_ps_ = ~0ull;  // time of the last "#t" line written
+  std::ofstream timeline_;
+  std::streampos timeline_tail_;  // where the closing brackets start (rewritten at every append)
 };
 
 }  // namespace simtlm::platforms

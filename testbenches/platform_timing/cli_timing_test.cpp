@@ -4,6 +4,10 @@
 // `simtlm config describe` lists the keys.
 #include <gmock/gmock.h>
 
+#include <map>
+#include <sstream>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "testbenches/cli/cli_harness.h"
@@ -64,6 +68,45 @@ TEST_F(CliTest, TracesAreWrittenIntoOutDir) {
   EXPECT_GE(kernels, 1);
   EXPECT_EQ(run({"run", "vectorAdd", "--trace", "vcd"}).code, 2);  // needs --out
   EXPECT_EQ(run({"run", "vectorAdd", "--out", "x", "--trace", "gif"}).code, 2);
+}
+
+TEST_F(CliTest, TracesOfAManyLaunchRunAreCompleteAndInTimeOrder) {
+  // gaussian: two launches per pivot. The files are appended after every
+  // launch; in the end they must hold every launch and every CTA.
+  CliResult r = run({"run", "gaussian", "--size", "small", "-p", "gpu.num_sms=2", "--out", "g", "--trace", "vcd",
+                     "--trace", "timeline"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(path("g/stats.json")));
+  const uint64_t launches = stats["launches"].get<uint64_t>(), ctas = stats["ctas"].get<uint64_t>();
+  ASSERT_GT(launches, 10u);
+  const nlohmann::json tl = nlohmann::json::parse(read_text(path("g/timeline.json")));
+  uint64_t kernel_events = 0, cta_events = 0;
+  for (const auto& e : tl["traceEvents"]) {
+    if (e.value("cat", "") == "kernel") ++kernel_events;
+    if (e.value("cat", "") == "cta") ++cta_events;
+  }
+  EXPECT_EQ(kernel_events, launches);
+  EXPECT_EQ(cta_events, ctas);
+  EXPECT_EQ(tl["displayTimeUnit"], "ns");
+  // VCD: timestamps never go back, the header appears once, and every SM ends empty.
+  const std::string vcd = read_text(path("g/trace.vcd"));
+  EXPECT_EQ(vcd.find("$enddefinitions"), vcd.rfind("$enddefinitions"));
+  std::istringstream lines(vcd);
+  std::string line;
+  uint64_t last_ps = 0;
+  std::map<std::string, std::string> value;  // signal id -> last value
+  while (std::getline(lines, line)) {
+    if (line.size() > 1 && line[0] == '#') {
+      const uint64_t ps = std::stoull(line.substr(1));
+      EXPECT_GE(ps, last_ps) << line;
+      last_ps = ps;
+    } else if (line.size() > 1 && line[0] == 'b') {
+      const size_t space = line.find(' ');
+      value[line.substr(space + 1)] = line.substr(1, space - 1);
+    }
+  }
+  ASSERT_EQ(value.size(), 4u);  // two SMs, two signals each
+  for (const auto& [id, v] : value) EXPECT_EQ(v, "0") << "signal " << id;
 }
 
 TEST_F(CliTest, ConfigErrorsExitTwo) {
