@@ -134,14 +134,20 @@ nlohmann::ordered_json sim_options_json(const SimOptions& o) {
 void emit_report(Io& io, const SimOptions& options, const RunReport& report,
                  const nlohmann::ordered_json& effective_options, const Device* device) {
   std::string text = report_text(report);
-  nlohmann::ordered_json stats = report_json(report);
   if (device != nullptr) {
     const std::string timing = device->backend_summary();
     if (!timing.empty()) text += "timing (all launches)\n" + timing;
-    const std::string tree = device->backend_stats_json();
-    if (!tree.empty()) stats["timing"] = nlohmann::ordered_json::parse(tree);
   }
-  std::string json = stats.dump(2) + "\n";
+  // The JSON holds every launch's whole statistics tree (tens of MB for a run
+  // of hundreds of launches): build it only when it is written somewhere.
+  const bool want_json = !options.out_dir.empty() || options.stats;
+  std::string json;
+  if (want_json) {
+    nlohmann::ordered_json stats = report_json(report);
+    const std::string tree = device != nullptr ? device->backend_stats_json() : std::string();
+    if (!tree.empty()) stats["timing"] = nlohmann::ordered_json::parse(tree);
+    json = stats.dump(2) + "\n";
+  }
   if (!options.out_dir.empty()) {
     OutputDir dir(options.out_dir);
     dir.write("options.json", effective_options.dump(2) + "\n");
