@@ -1,6 +1,7 @@
 #include "simtlm/device_memory_target.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "runtime/device_impl.h"
 
@@ -46,13 +47,18 @@ bool DeviceMemoryTarget::access(tlm::tlm_generic_payload& trans) {
   uint8_t* data = trans.get_data_ptr();
   const uint8_t* be = trans.get_byte_enable_ptr();
   const unsigned be_len = trans.get_byte_enable_length();
-  for (unsigned i = 0; i < len; ++i) {
-    if (be != nullptr && be_len != 0 && be[i % be_len] != TLM_BYTE_ENABLED) continue;
-    uint8_t& d = dev[i % width];
-    if (cmd == tlm::TLM_READ_COMMAND) {
-      data[i] = d;
-    } else {
-      d = data[i];
+  const bool reading = cmd == tlm::TLM_READ_COMMAND;
+  if ((be == nullptr || be_len == 0) && width == len) {  // the common case: one plain block
+    if (len != 0) std::memcpy(reading ? data : dev, reading ? dev : data, len);
+  } else {
+    for (unsigned i = 0; i < len; ++i) {
+      if (be != nullptr && be_len != 0 && be[i % be_len] != TLM_BYTE_ENABLED) continue;
+      uint8_t& d = dev[i % width];
+      if (reading) {
+        data[i] = d;
+      } else {
+        d = data[i];
+      }
     }
   }
   trans.set_dmi_allowed(true);
