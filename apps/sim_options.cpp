@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "apps/output_files.h"
+#include "runtime/device_impl.h"
 
 namespace simtlm::cli {
 
@@ -144,8 +145,10 @@ void emit_report(Io& io, const SimOptions& options, const RunReport& report,
   std::string json;
   if (want_json) {
     nlohmann::ordered_json stats = report_json(report);
-    const std::string tree = device != nullptr ? device->backend_stats_json() : std::string();
-    if (!tree.empty()) stats["timing"] = nlohmann::ordered_json::parse(tree);
+    if (device != nullptr) {
+      nlohmann::ordered_json tree = device->impl().backend().stats_tree();
+      if (!tree.is_null()) stats["timing"] = std::move(tree);
+    }
     json = stats.dump(2) + "\n";
   }
   if (!options.out_dir.empty()) {

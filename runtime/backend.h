@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "functional/launch.h"
 #include "functional/memory.h"
 #include "simtlm/device.h"
@@ -29,6 +31,9 @@ class LaunchBackend {
   // Statistics of every launch so far (JSON) and a readable summary of their
   // total; empty when the backend keeps none.
   virtual std::string stats_json() const { return ""; }
+  // The same statistics as a JSON object (null when the backend keeps none),
+  // for callers that embed them in a larger document without a text round trip.
+  virtual nlohmann::ordered_json stats_tree() const { return nullptr; }
   virtual std::string summary() const { return ""; }
 };
 

@@ -46,5 +46,6 @@ std::string Device::backend_stats_json() const { return impl_->backend().stats_j
 std::string Device::backend_summary() const { return impl_->backend().summary(); }
 
 DeviceImpl& Device::impl() { return *impl_; }
+const DeviceImpl& Device::impl() const { return *impl_; }
 
 }  // namespace simtlm

@@ -147,6 +147,7 @@ class Device {
   std::string backend_summary() const;
 
   DeviceImpl& impl();
+  const DeviceImpl& impl() const;
 
  private:
   std::unique_ptr<DeviceImpl> impl_;
