@@ -53,7 +53,7 @@ nlohmann::ordered_json report_json(const RunReport& report) {
     // The launch's whole statistics tree is in "timing"."kernels" under this
     // index (the CLI's device keeps every launch, so launch i is window i);
     // copying it here too doubled the file (57 MB for gaussian's 358 launches).
-    if (!s.stats_json.empty()) l["timing_kernel_index"] = i;
+    if (s.has_stats_json()) l["timing_kernel_index"] = i;
     per_launch.push_back(std::move(l));
   }
   j["per_launch"] = std::move(per_launch);

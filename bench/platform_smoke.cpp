@@ -21,7 +21,7 @@ using namespace simtlm;
 namespace {
 
 double stat(const LaunchStats& s, const std::string& name) {
-  auto j = nlohmann::json::parse(s.stats_json);
+  auto j = nlohmann::json::parse(s.stats_json());
   return j.contains(name) && !j[name].is_null() ? j[name].get<double>() : -1.0;
 }
 

@@ -45,6 +45,32 @@ std::string Device::backend_stats_json() const { return impl_->backend().stats_j
 
 std::string Device::backend_summary() const { return impl_->backend().summary(); }
 
+// LaunchStats::stats_json: the text, made once on demand.
+class LaunchStats::LazyText {
+ public:
+  explicit LazyText(std::function<std::string()> make) : make_(std::move(make)) {}
+  const std::string& text() {
+    if (make_) {
+      text_ = make_();
+      make_ = nullptr;  // drop what the text was made from
+    }
+    return text_;
+  }
+
+ private:
+  std::function<std::string()> make_;
+  std::string text_;
+};
+
+const std::string& LaunchStats::stats_json() const {
+  static const std::string none;
+  return stats_json_ ? stats_json_->text() : none;
+}
+
+void LaunchStats::set_stats_json_source(std::function<std::string()> make) {
+  stats_json_ = make ? std::make_shared<LazyText>(std::move(make)) : nullptr;
+}
+
 DeviceImpl& Device::impl() { return *impl_; }
 const DeviceImpl& Device::impl() const { return *impl_; }
 

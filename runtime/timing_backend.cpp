@@ -57,7 +57,7 @@ LaunchStats TimingBackend::launch(const functional::LaunchRequest& request, func
   s.warp_instructions = f.warp_instructions;
   s.thread_instructions = f.thread_instructions;
   s.cycles = f.cycles;
-  s.stats_json = std::move(f.stats_json);
+  s.set_stats_json_source(std::move(f.stats_json));
   s.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;
 }

@@ -66,7 +66,19 @@ struct LaunchStats {
   uint64_t thread_instructions = 0;  // sum of active lanes over issued instructions
   uint64_t cycles = 0;               // core cycles (timing backend only)
   double host_seconds = 0.0;         // wall time spent simulating this launch
-  std::string stats_json;            // backend-specific detail (JSON text), may be empty
+
+  // Backend-specific detail as JSON text (the timing backend: every statistic
+  // of this launch's window, tens of kB), empty when the backend has none.
+  // Made at the first call and kept (copies of this LaunchStats share it):
+  // a run of many short launches does not pay for text nobody reads.
+  const std::string& stats_json() const;
+  bool has_stats_json() const { return stats_json_ != nullptr; }
+  // For backends: how to make the text.
+  void set_stats_json_source(std::function<std::string()> make);
+
+ private:
+  class LazyText;
+  std::shared_ptr<LazyText> stats_json_;
 };
 
 enum class Backend { Functional, Timing };
@@ -88,7 +100,7 @@ struct DeviceOptions {
   // How many launches' records the device keeps: launch_history() and the
   // per-kernel windows of backend_stats_json() hold the last `launch_records`
   // launches (0: every launch). Each record of the timing backend holds every
-  // statistic of the platform (about 140 kB on gtx480), so a long-lived
+  // statistic of the platform (about 130 kB on gtx480), so a long-lived
   // virtual platform sets a bound; launch() still returns each launch's
   // statistics, and the totals always cover every launch.
   size_t launch_records = 0;

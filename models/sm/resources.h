@@ -26,6 +26,11 @@ struct CtaShape {
   // Threads rounded up to whole warps (what the SM reserves).
   uint32_t padded_threads() const { return warps * warp_size; }
 
+  bool operator==(const CtaShape& o) const {
+    return threads == o.threads && warps == o.warps && warp_size == o.warp_size &&
+           regs_per_thread == o.regs_per_thread && shared_bytes == o.shared_bytes && local_bytes == o.local_bytes;
+  }
+
   // Shape of the CTAs of a launch.
   static CtaShape of(const functional::LaunchContext& ctx);
 };

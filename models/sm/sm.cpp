@@ -115,7 +115,14 @@ AtInitiatorPort::socket_type& Sm::mem_socket() { return mux_ ? mux_->initiator_s
 
 uint32_t Sm::max_resident_ctas(const CtaShape& shape) const {
   // One computation for the dispatcher, `simtlm list --details` and the tests.
-  return occupancy_limits(p_, shape).ctas;
+  // It builds the configured allocators to ask them (about a million host
+  // instructions), and every launch asks again, mostly for a shape seen before.
+  for (const auto& [seen, ctas] : fit_memo_) {
+    if (seen == shape) return ctas;
+  }
+  if (fit_memo_.size() >= 64) fit_memo_.clear();  // many distinct shapes: keep the list short
+  fit_memo_.emplace_back(shape, occupancy_limits(p_, shape).ctas);
+  return fit_memo_.back().second;
 }
 
 bool Sm::can_admit(const CtaShape& shape) const {

@@ -395,6 +395,10 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener {
   std::vector<uint32_t> free_memops_;
   uint32_t fetch_rr_ = 0;
   std::vector<std::shared_ptr<const KernelTiming>> timings_;
+  // Shapes max_resident_ctas() was asked about, with their answers (the SM's
+  // parameters never change, so the answer for a shape never does). A run
+  // has a few kernels that launch again and again, often alternating.
+  mutable std::vector<std::pair<CtaShape, uint32_t>> fit_memo_;
 
   // Accounting.
   bool accounting_started_ = false;

@@ -142,7 +142,7 @@ GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
     : sc_core::sc_module(name),
       cfg_(checked(cfg)),
       core_clock_(models::period_from_mhz(cfg.f64("gpu.clocks.core_mhz"))),
-      registry_(std::make_unique<stats::Registry>()) {
+      registry_(std::make_shared<stats::Registry>()) {
   const unsigned n = cfg_.u32("gpu.num_sms");
   for (unsigned i = 0; i < n; ++i) {
     const std::string sm_name = "sm[" + std::to_string(i) + "]";
@@ -351,7 +351,9 @@ LaunchFigures GpuPlatform::run(functional::LaunchContext& ctx) {
   uint64_t threads_after = 0;
   for (auto& sm : sms_) threads_after += sm->stats().thread_instructions;
   f.thread_instructions = threads_after - threads_before;
-  f.stats_json = registry_->dump_json(recorder_->window(window).values, false);
+  f.stats_json = [registry = registry_, values = recorder_->window(window).values] {
+    return registry->dump_json(values, false);
+  };
   return f;
 }
 

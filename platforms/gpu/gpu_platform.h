@@ -67,7 +67,9 @@ struct LaunchFigures {
   uint64_t ctas = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
-  std::string stats_json;  // this launch's statistics window (values only)
+  // Makes this launch's statistics window as JSON text (values only); holds
+  // the window's values and the registry, so it can run at any later time.
+  std::function<std::string()> stats_json;
 };
 
 class GpuPlatform : public sc_core::sc_module {
@@ -148,7 +150,7 @@ class GpuPlatform : public sc_core::sc_module {
   unsigned sub_partitions_ = 1;
   bool l2_enabled_ = true;
 
-  std::unique_ptr<stats::Registry> registry_;
+  std::shared_ptr<stats::Registry> registry_;  // shared with launches' deferred JSON (LaunchFigures)
   std::unique_ptr<stats::KernelRecorder> recorder_;
   uint64_t cycles_ = 0;                    // gpu.cycles (core cycles simulated in launches)
   uint64_t launches_ = 0;                  // gpu.launches

@@ -179,6 +179,11 @@ TEST(SmResources, AdmissionLimitsAndOccupancy) {
   EXPECT_EQ(sm.max_resident_ctas(shape(64, 8, 20000)), 2u);  // 49152 / 20000
   EXPECT_EQ(sm.max_resident_ctas(shape(32, 8, 0, 16)), 0u);  // other warp size
   EXPECT_EQ(sm.max_resident_ctas(shape(2048, 8, 0)), 0u);    // never fits
+  // Asked again, in another order (the SM remembers its answers per shape).
+  EXPECT_EQ(sm.max_resident_ctas(shape(64, 8, 20000)), 2u);
+  EXPECT_EQ(sm.max_resident_ctas(shape(512, 16, 0)), 3u);
+  EXPECT_EQ(sm.max_resident_ctas(shape(64, 8, 20000)), 2u);
+  EXPECT_EQ(sm.max_resident_ctas(shape(256, 32, 0)), 4u);
   // Occupancy is enforced while running: 12 CTAs of 256 threads.
   const uint32_t n = 3000;
   const uint64_t pa = b.alloc(n * 4), pb = b.alloc(n * 4), pc = b.alloc(n * 4);

@@ -40,7 +40,7 @@ TEST(LaunchRecords, TimingDeviceKeepsTheLastLaunchesAndTheFullTotal) {
   EXPECT_EQ(kept[0].ctas, 4u);
   EXPECT_EQ(kept[0].warp_instructions, returned[3].warp_instructions);
   EXPECT_EQ(kept[1].ctas, 5u);
-  EXPECT_EQ(kept[1].stats_json, returned[4].stats_json);
+  EXPECT_EQ(kept[1].stats_json(), returned[4].stats_json());
 
   const nlohmann::json j = nlohmann::json::parse(dev.backend_stats_json());
   ASSERT_EQ(j["kernels"].size(), 2u);

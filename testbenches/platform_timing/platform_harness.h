@@ -60,7 +60,7 @@ $L_done:
 
 // One statistic of a launch's window (NaN when null).
 inline double stat(const LaunchStats& s, const std::string& name) {
-  nlohmann::json j = nlohmann::json::parse(s.stats_json);
+  nlohmann::json j = nlohmann::json::parse(s.stats_json());
   if (!j.contains(name)) {
     ADD_FAILURE() << "no statistic " << name;
     return std::nan("");
