@@ -28,12 +28,15 @@ class LaunchBackend {
   // Error(Fault) / Error(Deadlock) when the kernel misbehaves.
   virtual LaunchStats launch(const functional::LaunchRequest& request,
                              functional::GlobalMemory& memory) = 0;
-  // Statistics of every launch so far (JSON) and a readable summary of their
-  // total; empty when the backend keeps none.
-  virtual std::string stats_json() const { return ""; }
-  // The same statistics as a JSON object (null when the backend keeps none),
-  // for callers that embed them in a larger document without a text round trip.
+  // Statistics of every launch so far as a JSON object (null when the backend
+  // keeps none; callers that embed them in a larger document take this, with
+  // no text round trip), as that object's text ("" when none), and a readable
+  // summary of their total ("" when none).
   virtual nlohmann::ordered_json stats_tree() const { return nullptr; }
+  std::string stats_json() const {
+    const nlohmann::ordered_json tree = stats_tree();
+    return tree.is_null() ? std::string() : tree.dump(2) + "\n";
+  }
   virtual std::string summary() const { return ""; }
 };
 

@@ -62,8 +62,6 @@ LaunchStats TimingBackend::launch(const functional::LaunchRequest& request, func
   return s;
 }
 
-std::string TimingBackend::stats_json() const { return platform_->stats_json(); }
-
 nlohmann::ordered_json TimingBackend::stats_tree() const { return platform_->recorder().to_json(true); }
 
 std::string TimingBackend::summary() const { return platform_->total_summary(); }

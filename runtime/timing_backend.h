@@ -29,7 +29,6 @@ class TimingBackend final : public LaunchBackend {
 
   const char* name() const override { return "timing"; }
   LaunchStats launch(const functional::LaunchRequest& request, functional::GlobalMemory& memory) override;
-  std::string stats_json() const override;
   nlohmann::ordered_json stats_tree() const override;
   std::string summary() const override;
 
