@@ -48,17 +48,10 @@ struct Cpu : sc_core::sc_module {
   }
 };
 
-// A CPU model with a bus socket: runs `program` in a thread process, then stops
-// the simulation.
-struct BusCpu : sc_core::sc_module {
+// The CPU model with a bus socket (its program is set after construction).
+struct BusCpu : Cpu {
   tlm_utils::simple_initiator_socket<BusCpu> bus{"bus"};
-  std::function<void()> program;
-  SC_HAS_PROCESS(BusCpu);
-  explicit BusCpu(const sc_core::sc_module_name& n) : sc_core::sc_module(n) { SC_THREAD(main); }
-  void main() {
-    program();
-    sc_core::sc_stop();
-  }
+  explicit BusCpu(const sc_core::sc_module_name& n) : Cpu(n, nullptr) {}
 };
 
 LaunchConfig blocks(uint32_t grid, uint32_t block) {
