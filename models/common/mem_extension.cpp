@@ -16,6 +16,7 @@ const char* to_string(StateSpace space) {
     case StateSpace::Tex: return "tex";
     case StateSpace::Param: return "param";
     case StateSpace::Generic: return "generic";
+    case StateSpace::Extra: return "extra";
   }
   return "?";
 }

@@ -13,7 +13,8 @@
 namespace simtlm::models {
 
 // PTX state space of the access that caused the transaction.
-enum class StateSpace : uint8_t { Global, Local, Shared, Const, Tex, Param, Generic };
+// Extra: an extra memory space of the SM (its own port; models/sm/ldst_unit.h).
+enum class StateSpace : uint8_t { Global, Local, Shared, Const, Tex, Param, Generic, Extra };
 
 // Why the transaction exists. Requesters use Load/Store/Atomic/InstFetch;
 // caches create Fill (fetch of missing sectors) and Writeback (dirty sectors

@@ -20,13 +20,20 @@ const char* to_string(StallKind kind) {
   return "?";
 }
 
+PolicyRegistry& policies() {
+  static PolicyRegistry registry = [] {
+    PolicyRegistry r("gpu.sm.scheduler.policy");
+    r.add("lrr", [](const PolicyParams& p) { return std::make_unique<LrrPolicy>(p); });
+    r.add("gto", [](const PolicyParams& p) { return std::make_unique<GtoPolicy>(p); });
+    r.add("two_level", [](const PolicyParams& p) { return std::make_unique<TwoLevelPolicy>(p); });
+    return r;
+  }();
+  return registry;
+}
+
 std::unique_ptr<Policy> make_policy(const PolicyParams& params) {
   if (params.schedulers == 0) throw Error(ErrorKind::Config, "warp scheduler: at least one scheduler is needed");
-  if (params.name == "lrr") return std::make_unique<LrrPolicy>(params);
-  if (params.name == "gto") return std::make_unique<GtoPolicy>(params);
-  if (params.name == "two_level") return std::make_unique<TwoLevelPolicy>(params);
-  throw Error(ErrorKind::Config, "gpu.sm.scheduler.policy '" + params.name +
-                                     "' is not implemented yet (available: lrr, gto, two_level)");
+  return policies().make(params.name, params);
 }
 
 }  // namespace simtlm::models::sched

@@ -33,6 +33,8 @@
 
 #include "functional/warp.h"
 #include "models/cache/cache.h"
+#include "models/common/factory_registry.h"
+#include "simtlm/stats.h"
 
 namespace simtlm::models::sched {
 
@@ -122,6 +124,9 @@ class Policy {
     (void)cta_slot, (void)cta_id, (void)cycle;
   }
 
+  // Adds the policy's own counters under the SM's group.
+  virtual void register_stats(const stats::Group& group) { (void)group; }
+
   // One line of policy state for stall reports ("" when nothing to say).
   virtual std::string describe(unsigned scheduler) const {
     (void)scheduler;
@@ -129,8 +134,14 @@ class Policy {
   }
 };
 
-// The policy named by params.name. Throws Error(Config) naming the policy
-// when it is unknown or not implemented yet.
+// Policies by the name that selects them (gpu.sm.scheduler.policy); lrr, gto
+// and two_level are built in. A mechanism adds its policy here
+// (policies().add(name, factory)).
+using PolicyRegistry = FactoryRegistry<Policy, PolicyParams>;
+PolicyRegistry& policies();
+
+// The policy named by params.name. Throws Error(Config) naming the key when
+// it is unknown or not implemented yet.
 std::unique_ptr<Policy> make_policy(const PolicyParams& params);
 
 }  // namespace simtlm::models::sched

@@ -1,5 +1,10 @@
 #include "models/sm/inst_timing.h"
 
+#include <string>
+
+#include "models/sm/extension_timing.h"
+#include "simtlm/error.h"
+
 namespace simtlm::models {
 
 using functional::DecodedInst;
@@ -75,6 +80,25 @@ MemPath mem_path(const DecodedInst& d, const ir::Module& module) {
   }
 }
 
+// The path of an extension instruction's lanes: a built-in space, or an extra
+// memory space of the SM.
+MemPath extension_path(const ExtensionTiming& ext, const DecodedInst& d, const ir::Module& module,
+                       const SmParams& p, uint8_t& space_index) {
+  const std::string& s = ext.memory_space;
+  if (s == "global") return MemPath::Global;
+  if (s == "shared") return MemPath::Shared;
+  if (s == "local") return MemPath::Local;
+  for (size_t i = 0; i < p.memory_spaces.size(); ++i) {
+    if (p.memory_spaces[i] == s) {
+      space_index = static_cast<uint8_t>(i);
+      return MemPath::Space;
+    }
+  }
+  throw Error(ErrorKind::Ptx, module.file + ":" + std::to_string(d.inst->loc.line) + ": `" + d.inst->text +
+                                  "` accesses memory space '" + s + "', which SM " + std::to_string(p.id) +
+                                  " of this platform does not have");
+}
+
 ExecUnit resolve(ExecUnit u, const SmParams& p) {
   if (u == ExecUnit::Int && p.int_unit.count == 0) return ExecUnit::Sp;
   if (u == ExecUnit::Dp && p.dp.count == 0) return ExecUnit::Sfu;
@@ -125,10 +149,15 @@ KernelTiming::KernelTiming(const functional::LaunchContext& ctx, const SmParams&
 
     const Opcode op = d.inst != nullptr ? d.inst->op : Opcode::Exit;
     const OpKind kind = op_kind(op);
+    ExecClass cls = d.cls;
+    if (op == Opcode::Extension && d.inst != nullptr) {
+      t.extension = find_extension_timing(d.inst->ext_id);
+      if (t.extension != nullptr) cls = t.cls = t.extension->cls;
+    }
     ExecUnit unit = ExecUnit::Sp;
     const ExecUnitParams* defaults = &p.sp;
     const OpTiming* specific = nullptr;
-    switch (d.cls) {
+    switch (cls) {
       case ExecClass::Int:
         unit = kind == OpKind::Div ? ExecUnit::Sfu : ExecUnit::Int;
         defaults = &p.int_unit;
@@ -152,7 +181,8 @@ KernelTiming::KernelTiming(const functional::LaunchContext& ctx, const SmParams&
       case ExecClass::Load: case ExecClass::Store: case ExecClass::Atomic: case ExecClass::Reduction:
         unit = ExecUnit::Ldst;
         defaults = &p.ldst;
-        t.path = mem_path(d, ctx.module());
+        t.path = t.extension != nullptr ? extension_path(*t.extension, d, ctx.module(), p, t.space_index)
+                                        : mem_path(d, ctx.module());
         if (p.cache_operators && d.inst != nullptr) {
           const ir::CacheOp cop = d.inst->cache_op;
           t.global_skips_l1d = d.cls == ExecClass::Load && (cop == ir::CacheOp::Cg || cop == ir::CacheOp::Cv);

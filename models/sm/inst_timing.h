@@ -12,7 +12,9 @@
 //   Sfu                -> SFU
 //   Dp                 -> DP pipeline (SFU when gpu.sm.exec.dp.count = 0)
 //   Load/Store/Atomic/Reduction -> LD/ST
-//   Branch/Barrier/Exit/Collective/Nop/Extension -> SP with the SP default timing
+//   Branch/Barrier/Exit/Collective/Nop -> SP with the SP default timing
+//   Extension          -> as its registered timing says (models/sm/extension_timing.h),
+//                         SP with the SP default timing without one
 // Latency/interval: the gpu.sm.op.<int|fp|dp>.<add|max|mul|mad|div> entry of
 // the opcode when it has one, else the class default (gpu.sm.exec.<class>).
 #pragma once
@@ -24,6 +26,10 @@
 #include "models/sm/sm_params.h"
 
 namespace simtlm::models {
+
+// "No such cycle" and "no warp slot" in the SM's parts.
+inline constexpr uint64_t kNeverCycle = ~0ull;
+inline constexpr uint32_t kNoSlot = ~0u;
 
 enum class ExecUnit : uint8_t { Sp, Sfu, Dp, Int, Ldst };
 inline constexpr unsigned kNumExecUnits = 5;
@@ -43,7 +49,10 @@ enum class MemPath : uint8_t {
   Global,
   Local,
   Generic,
+  Space,      // an extra memory space of the SM (InstTiming::space_index), extension instructions
 };
+
+struct ExtensionTiming;
 
 struct alignas(64) InstTiming {
   static constexpr unsigned kMaxSrc = 10;
@@ -66,11 +75,13 @@ struct alignas(64) InstTiming {
   // evict-first in the caches.
   bool global_skips_l1d = false;
   bool evict_first = false;
+  uint8_t space_index = 0;  // MemPath::Space: index into SmParams::memory_spaces
   uint32_t latency = 1;
   uint32_t interval = 1;
   uint64_t operand_mask[2] = {};
   uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
   uint32_t dst[kMaxDst] = {};       // register indices written
+  const ExtensionTiming* extension = nullptr;  // registered timing of an extension instruction
   bool is_memory() const { return unit == ExecUnit::Ldst; }
 };
 

@@ -24,13 +24,18 @@ std::string reg_name(const functional::LaunchContext& ctx, uint32_t r) {
 std::string Sm::describe_warp(uint32_t slot) const {
   const WarpState& w = warps_[slot];
   const CtaState& cs = ctas_[w.cta_slot];
+  auto reg_set = WarpTable::reg_set;
   const functional::LaunchContext& ctx = *cs.ctx;
   std::ostringstream os;
   const functional::Dim3u id = cs.cta->id();
   os << "  warp slot " << slot << " (CTA " << cs.linear_id << " (" << id.x << "," << id.y << "," << id.z
      << "), warp " << w.warp_in_cta << ", scheduler " << w.scheduler << "): ";
-  if (!w.live) {
+  if (w.finished) {
     os << "finished, " << w.outstanding << " operation(s) in flight";
+    return os.str();
+  }
+  if (cs.suspended) {
+    os << "suspended with its CTA, " << w.outstanding << " operation(s) in flight";
     return os.str();
   }
   const functional::Warp& fw = *w.warp;
@@ -59,9 +64,9 @@ std::string Sm::describe_warp(uint32_t slot) const {
   switch (w.last_stall) {
     case sched::StallKind::Pipeline: os << "pipeline: " << to_string(info.unit) << " unit or collector busy"; break;
     case sched::StallKind::Memory:
-      os << "memory: LD/ST unit busy, " << (backlog_.size() - backlog_head_) << " transaction(s) waiting to be sent";
+      os << "memory: LD/ST unit busy, " << ldst_.backlog_size() << " transaction(s) waiting to be sent";
       break;
-    case sched::StallKind::Throttled: os << "throttled by the scheduling policy or a resource lock"; break;
+    case sched::StallKind::Throttled: os << "throttled by an issue gate (scheduling policy or resource lock)"; break;
     default: os << "ready to issue (not chosen by the scheduler)"; break;
   }
   return os.str();
@@ -69,22 +74,15 @@ std::string Sm::describe_warp(uint32_t slot) const {
 
 std::string Sm::describe_stall() const {
   std::ostringstream os;
-  os << name() << " (SM " << p_.id << ") at cycle " << now_cycle_ << ": " << resident_ctas_ << " resident CTA(s), "
-     << resident_warps_ << " unfinished warp(s), " << (backlog_.size() - backlog_head_)
-     << " LD/ST transaction(s) not sent, " << (memops_.size() - free_memops_.size())
-     << " memory instruction(s) in flight";
+  os << name() << " (SM " << p_.id << ") at cycle " << now_cycle_ << ": " << ctas_.resident_ctas()
+     << " resident CTA(s), " << ctas_.resident_warps() << " unfinished warp(s), " << ldst_.backlog_size()
+     << " LD/ST transaction(s) not sent, " << ldst_.in_flight() << " memory instruction(s) in flight";
   if (faulted_) os << ", stopped by a device fault";
-  if (backlog_head_ < backlog_.size()) {
-    // Where the LD/ST unit is stuck: the head transaction and its port.
-    const Txn& t = backlog_[backlog_head_];
-    const bool via_l1d = !t.bypass && l1d_port_;
-    const AtInitiatorPort& port = via_l1d ? *l1d_port_ : *bypass_port_;
-    os << "\n  LD/ST head: " << to_string(t.kind) << " of line 0x" << std::hex << t.addr << std::dec << " to the "
-       << (via_l1d ? "L1D" : "memory (L1D bypass)") << " port, "
-       << (port.request_ready() ? "port free" : "waiting for END_REQ (request held downstream)");
-  }
-  if (l1d_) os << "\n  " << l1d_->describe_state();
-  for (const CtaState& cs : ctas_) {
+  const std::string head = ldst_.describe();
+  if (!head.empty()) os << "\n  " << head;
+  if (const Cache* l1 = ldst_.l1d()) os << "\n  " << l1->describe_state();
+  for (uint32_t i = 0; i < ctas_.size(); ++i) {
+    const CtaState& cs = ctas_[i];
     if (cs.status != CtaState::Status::Active) continue;
     for (uint32_t ws : cs.warp_slots) os << "\n" << describe_warp(ws);
   }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -113,6 +114,10 @@ struct SmParams {
   bool l1d_cache_global = true;     // false: global loads bypass the L1D
   bool cache_operators = true;      // honour ld.cg/.cv (L1D bypass) and .cs/.lu (evict-first)
   CacheParams l1d;                  // clock_period is overwritten with the SM's
+  // Extra memory spaces of the LD/ST unit, each with its own TLM port
+  // (Sm::memory_space_socket). Set by a platform builder (e.g. communication
+  // buffers), not by configuration keys.
+  std::vector<std::string> memory_spaces;
 
   uint32_t max_warps() const { return (max_threads + warp_size - 1) / warp_size; }
   // Throws Error(Config) naming the SM and the field.

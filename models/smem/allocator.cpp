@@ -43,10 +43,17 @@ void BaselineAllocator::release(uint32_t cta_slot) {
   occupied_[cta_slot] = false;
 }
 
+AllocatorRegistry& allocators() {
+  static AllocatorRegistry registry = [] {
+    AllocatorRegistry r("gpu.sm.smem.alloc_policy");
+    r.add("baseline", [](const AllocatorParams& p) { return std::make_unique<BaselineAllocator>(p); });
+    return r;
+  }();
+  return registry;
+}
+
 std::unique_ptr<Allocator> make_allocator(const AllocatorParams& params) {
-  if (params.policy == "baseline") return std::make_unique<BaselineAllocator>(params);
-  throw Error(ErrorKind::Config, "gpu.sm.smem.alloc_policy '" + params.policy +
-                                     "' is not implemented yet (available: baseline)");
+  return allocators().make(params.policy, params);
 }
 
 }  // namespace simtlm::models::smem

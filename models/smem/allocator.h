@@ -15,7 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "models/common/factory_registry.h"
 #include "models/sm/resources.h"
+#include "simtlm/stats.h"
 
 namespace simtlm::models::smem {
 
@@ -36,6 +38,16 @@ class Allocator {
   // may_issue must also override this). When false the SM skips the call
   // and may park warps stalled on memory (models/sm/sm.h).
   virtual bool gates_issue() const { return false; }
+  // Life cycle beyond admission (sharing locks, FineReg): warp `warp_in_cta`
+  // of the CTA in `cta_slot` executed its exit; the CTA's warps stopped /
+  // started being offered to the schedulers (Sm::suspend_cta/resume_cta).
+  // release() is the CTA's completion.
+  virtual void warp_finished(uint32_t cta_slot, uint32_t warp_in_cta) { (void)cta_slot, (void)warp_in_cta; }
+  virtual void suspend(uint32_t cta_slot) { (void)cta_slot; }
+  virtual void resume(uint32_t cta_slot) { (void)cta_slot; }
+  // Adds the allocator's own counters under the SM's group (e.g. lock stalls).
+  virtual void register_stats(const stats::Group& group) { (void)group; }
+
   virtual uint64_t capacity() const = 0;  // bytes
   virtual uint64_t in_use() const = 0;
 };
@@ -68,6 +80,13 @@ class BaselineAllocator : public Allocator {
   std::vector<bool> occupied_;
 };
 
+// Allocators by the name that selects them (gpu.sm.smem.alloc_policy); "baseline" is built in.
+// A mechanism adds its allocator here (allocators().add(name, factory)).
+using AllocatorRegistry = FactoryRegistry<Allocator, AllocatorParams>;
+AllocatorRegistry& allocators();
+
+// The allocator named by params.policy. Throws Error(Config) naming the key
+// when it is unknown or not implemented yet.
 std::unique_ptr<Allocator> make_allocator(const AllocatorParams& params);
 
 }  // namespace simtlm::models::smem

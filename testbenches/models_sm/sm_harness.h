@@ -176,7 +176,7 @@ class SmBench {
       var_addresses_[i] = alloc(v.size ? v.size : 1);
       if (!v.init.empty()) write(var_addresses_[i], v.init.data(), v.init.size());
     }
-    sm_->set_issue_observer([this](const IssueRecord& r) { trace.push_back(r); });
+    sm_->subscribe(issue_log_);
     sm_->set_cta_done_callback([this](Sm& sm, const functional::LaunchContext&, uint64_t) {
       ++completed;
       dispatch(sm);
@@ -260,6 +260,14 @@ class SmBench {
     while (next_cta_ < ctx_->num_ctas() && sm.can_admit(shape)) sm.launch_cta(*ctx_, next_cta_++);
   }
 
+  // Records every issued instruction into `trace`.
+  struct IssueLog : SmObserver {
+    explicit IssueLog(std::vector<IssueRecord>& t) : trace(t) {}
+    void on_warp_issue(const IssueRecord& r) override { trace.push_back(r); }
+    std::vector<IssueRecord>& trace;
+  };
+
+  IssueLog issue_log_{trace};
   std::unique_ptr<ir::Module> module_;
   functional::GlobalMemory mem_;
   functional::GlobalMemory ref_;

@@ -1,0 +1,147 @@
+#include "models/sm/front_end.h"
+
+#include <algorithm>
+
+#include "models/sm/inst_timing.h"
+
+namespace simtlm::models {
+
+namespace {
+
+FixedLatencyCacheParams icache_params(const SmParams& p) {
+  FixedLatencyCacheParams c;
+  c.sets = p.icache_sets;
+  c.ways = p.icache_ways;
+  c.line_bytes = p.icache_line_bytes;
+  c.mshrs = p.icache_mshrs;
+  c.hit_latency = p.icache_hit_latency;
+  c.miss_latency = p.icache_miss_latency;
+  c.perfect = p.icache_perfect;
+  return c;
+}
+
+}  // namespace
+
+FrontEnd::FrontEnd(const SmParams& p, WarpTable& warps, SmStats& stats)
+    : p_(p), warps_(warps), stats_(stats), max_warps_(warps.size()), fetch_mask_((warps.size() + 63) / 64, 0),
+      icache_(icache_params(p)) {
+  fetching_.reserve(max_warps_);
+}
+
+void FrontEnd::want_fetch(uint32_t slot) {
+  const WarpState& w = warps_[slot];
+  if (wants_fetch(slot) || w.fetch_inflight || !w.live) return;
+  set_wants_fetch(slot, true);
+}
+
+void FrontEnd::set_wants_fetch(uint32_t slot, bool on) {
+  const uint64_t bit = uint64_t(1) << (slot & 63);
+  if (on) {
+    fetch_mask_[slot >> 6] |= bit;
+  } else {
+    fetch_mask_[slot >> 6] &= ~bit;
+  }
+}
+
+uint32_t FrontEnd::next_wanting_fetch(uint32_t from) const {
+  for (uint32_t word = from >> 6; word < fetch_mask_.size(); ++word) {
+    uint64_t bits = fetch_mask_[word];
+    if (word == from >> 6) bits &= ~uint64_t(0) << (from & 63);
+    if (bits != 0) return word * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
+  }
+  return max_warps_;
+}
+
+void FrontEnd::flush(WarpState& w) {
+  if (w.ib_count == 0) return;
+  w.ib_count = 0;
+  ++stats_.ibuffer_flushes;
+}
+
+uint64_t FrontEnd::next_arrival() const {
+  uint64_t n = kNeverCycle;
+  for (uint32_t slot : fetching_) n = std::min(n, warps_[slot].fetch_ready);
+  return n;
+}
+
+void FrontEnd::deliver(uint64_t c) {
+  if (fetching_.empty()) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < fetching_.size(); ++i) {
+    const uint32_t slot = fetching_[i];
+    WarpState& w = warps_[slot];
+    if (w.fetch_ready > c) {
+      fetching_[kept++] = slot;
+      continue;
+    }
+    w.fetch_inflight = false;
+    if (!w.live) continue;
+    if (w.fetch_pc == w.pc) {
+      w.ib_pc = w.fetch_pc;
+      w.ib_count = w.fetch_count;
+      warps_.unpark(slot, kFetch);
+    } else {
+      want_fetch(slot);  // redirected while the fetch was in flight
+    }
+  }
+  fetching_.resize(kept);
+}
+
+void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
+  if (!any_wants_fetch()) return;
+  // Warps wanting a fetch in slot order from fetch_rr_, wrapping around.
+  const uint32_t start = fetch_rr_ < max_warps_ ? fetch_rr_ : 0;
+  uint32_t slot = next_wanting_fetch(start);
+  bool wrapped = false;
+  for (;; slot = next_wanting_fetch(slot + 1)) {
+    if (slot >= max_warps_ && !wrapped) {
+      wrapped = true;
+      slot = next_wanting_fetch(0);
+    }
+    if (slot >= max_warps_ || (wrapped && slot >= start)) return;
+    WarpState& w = warps_[slot];
+    if (!w.live) {
+      set_wants_fetch(slot, false);
+      continue;
+    }
+    const KernelTiming& timing = *w.timing;
+    const uint32_t pc = w.pc;
+    const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
+    const uint32_t n = std::min({p_.fetch_width, p_.ibuffer_entries, left});
+    const uint64_t a0 = uint64_t(pc) * p_.instruction_bytes;
+    const uint64_t a1 = uint64_t(pc + n - 1) * p_.instruction_bytes;
+    const bool two_lines = icache_.line_of(a0) != icache_.line_of(a1);
+    if (icache_.would_block(a0, c) || (two_lines && icache_.would_block(a1, c))) {
+      // Every instruction-cache MSHR is busy: retry when a fill returns.
+      const uint64_t f = icache_.next_fill();
+      if (f != FixedLatencyCache::kBlocked) structural_wake = std::min(structural_wake, f);
+      return;
+    }
+    uint64_t ready = icache_.access(a0, c);
+    uint32_t fetched = n;
+    if (two_lines) {
+      // Both lines were checked free on their own, but the first access may
+      // have taken the last MSHR: then only the first line's instructions
+      // are fetched now (the rest is fetched when the buffer drains).
+      const uint64_t second = icache_.access(a1, c);
+      if (second == FixedLatencyCache::kBlocked) {
+        fetched = 0;
+        while (fetched < n && icache_.line_of(uint64_t(pc + fetched) * p_.instruction_bytes) == icache_.line_of(a0))
+          ++fetched;
+      } else {
+        ready = std::max(ready, second);
+      }
+    }
+    ++stats_.fetches;
+    set_wants_fetch(slot, false);
+    w.fetch_inflight = true;
+    w.fetch_ready = ready;
+    w.fetch_pc = pc;
+    w.fetch_count = fetched;
+    fetching_.push_back(slot);
+    fetch_rr_ = slot + 1 == max_warps_ ? 0 : slot + 1;
+    return;  // one warp per cycle
+  }
+}
+
+}  // namespace simtlm::models

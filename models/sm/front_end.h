@@ -1,0 +1,64 @@
+// The SM's instruction front end: per-warp instruction buffers filled by
+// fetches through the instruction cache, one warp per cycle in round-robin
+// order among the warps whose buffer is empty (docs/sm-model.md, "Front
+// end"). Decoding is free: KernelTiming holds every instruction's static
+// timing facts. The issue stage consumes the buffer; a redirect (taken or
+// divergent branch, reconvergence) flushes it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/sm/fixed_latency_cache.h"
+#include "models/sm/sm_params.h"
+#include "models/sm/sm_stats.h"
+#include "models/sm/warp_table.h"
+
+namespace simtlm::models {
+
+class FrontEnd {
+ public:
+  FrontEnd(const SmParams& p, WarpTable& warps, SmStats& stats);
+
+  // The warp (live, empty buffer) asks for a fetch.
+  void want_fetch(uint32_t slot);
+  // Drops a warp's pending fetch request (the warp leaves or is suspended;
+  // a fetch in flight is forgotten when it arrives).
+  void forget(uint32_t slot) { set_wants_fetch(slot, false); }
+  // Empties the warp's buffer after a redirect (counted as a flush).
+  void flush(WarpState& w);
+
+  // Delivers the fetches that arrived by cycle c into their buffers.
+  void deliver(uint64_t c);
+  // Sends one fetch (cycle c). When every I-cache MSHR is busy, lowers
+  // `structural_wake` to the cycle a fill returns.
+  void fetch(uint64_t c, uint64_t& structural_wake);
+
+  bool any_wants_fetch() const {
+    for (uint64_t word : fetch_mask_) {
+      if (word != 0) return true;
+    }
+    return false;
+  }
+  // Earliest cycle a fetch in flight arrives (kNeverCycle if none).
+  uint64_t next_arrival() const;
+
+  const FixedLatencyCache& icache() const { return icache_; }
+
+ private:
+  bool wants_fetch(uint32_t slot) const { return (fetch_mask_[slot >> 6] >> (slot & 63)) & 1u; }
+  void set_wants_fetch(uint32_t slot, bool on);
+  // First slot >= from whose warp wants a fetch, or the number of slots.
+  uint32_t next_wanting_fetch(uint32_t from) const;
+
+  const SmParams& p_;
+  WarpTable& warps_;
+  SmStats& stats_;
+  uint32_t max_warps_;
+  uint32_t fetch_rr_ = 0;
+  std::vector<uint64_t> fetch_mask_;  // bit per slot: the warp wants a fetch (empty I-buffer, none in flight)
+  std::vector<uint32_t> fetching_;    // slots with a fetch in flight
+  FixedLatencyCache icache_;
+};
+
+}  // namespace simtlm::models

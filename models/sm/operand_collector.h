@@ -1,0 +1,53 @@
+// Operand collection: an issued instruction takes the earliest free collector
+// unit of its set (ALU, SFU or memory), which reads the source registers from
+// the register banks and dispatches to the execution unit once the operands
+// are in and the unit accepts it (docs/sm-model.md, "Operand collection").
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "models/regfile/register_banks.h"
+#include "models/sm/inst_timing.h"
+#include "models/sm/sm_params.h"
+
+namespace simtlm::models {
+
+inline size_t earliest_index(const std::vector<uint64_t>& v) {
+  return static_cast<size_t>(std::min_element(v.begin(), v.end()) - v.begin());
+}
+
+class OperandCollector {
+ public:
+  explicit OperandCollector(const SmParams& p) : banks_(p.regfile_banks, p.regfile_ports_per_bank) {
+    units_.resize(kNumCollectorSets);
+    units_[static_cast<unsigned>(CollectorSet::Alu)].assign(p.collector_units, 0);
+    units_[static_cast<unsigned>(CollectorSet::Sfu)].assign(p.collector_units_sfu, 0);
+    units_[static_cast<unsigned>(CollectorSet::Mem)].assign(p.collector_units_mem, 0);
+  }
+
+  // Cycle the first unit of the set is free.
+  uint64_t free_at(CollectorSet set) const {
+    const std::vector<uint64_t>& u = units_[static_cast<unsigned>(set)];
+    return u[earliest_index(u)];
+  }
+  // Reads the instruction's sources (warp `slot`, issue cycle c); returns the
+  // cycle the operands are collected.
+  uint64_t read(const InstTiming& info, uint32_t slot, uint64_t c) {
+    return banks_.read(info.src, info.num_src, slot, c);
+  }
+  // The earliest free unit of the set dispatches at `exec` (busy until then).
+  void dispatch(CollectorSet set, uint64_t exec) {
+    std::vector<uint64_t>& u = units_[static_cast<unsigned>(set)];
+    u[earliest_index(u)] = exec;
+  }
+
+  const regfile::RegisterBanks& banks() const { return banks_; }
+
+ private:
+  regfile::RegisterBanks banks_;
+  std::vector<std::vector<uint64_t>> units_;  // per CollectorSet: cycle each unit is free
+};
+
+}  // namespace simtlm::models
