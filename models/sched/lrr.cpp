@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/sched/orderings.h"
+
 namespace simtlm::models::sched {
 
 LrrPolicy::LrrPolicy(const PolicyParams& params) : sched_(params.schedulers), owner_(params.max_warps, 0) {}
@@ -26,17 +28,7 @@ const std::vector<uint32_t>& LrrPolicy::order(unsigned scheduler, uint64_t) {
   std::vector<uint32_t>& out = s.order;
   if (!s.stale) return out;
   s.stale = false;
-  out.clear();
-  const auto& v = s.warps;
-  if (v.empty()) return out;
-  // First warp after the last issuer (by slot), wrapping around.
-  size_t start = 0;
-  if (s.last >= 0) {
-    start = static_cast<size_t>(std::upper_bound(v.begin(), v.end(), static_cast<uint32_t>(s.last)) - v.begin());
-    if (start == v.size()) start = 0;
-  }
-  out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(start), v.end());
-  out.insert(out.end(), v.begin(), v.begin() + static_cast<std::ptrdiff_t>(start));
+  round_robin_after(s.warps, s.last, out);
   return out;
 }
 

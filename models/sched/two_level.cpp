@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/sched/orderings.h"
 #include "simtlm/error.h"
 
 namespace simtlm::models::sched {
@@ -93,13 +94,7 @@ const std::vector<uint32_t>& TwoLevelPolicy::order(unsigned scheduler, uint64_t)
               [this](uint32_t a, uint32_t b) { return age_[a] < age_[b]; });
     return out;
   }
-  size_t start = 0;
-  if (s.last >= 0) {
-    start = static_cast<size_t>(std::upper_bound(v.begin(), v.end(), static_cast<uint32_t>(s.last)) - v.begin());
-    if (start == v.size()) start = 0;
-  }
-  out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(start), v.end());
-  out.insert(out.end(), v.begin(), v.begin() + static_cast<std::ptrdiff_t>(start));
+  round_robin_after(v, s.last, out);
   return out;
 }
 
