@@ -222,48 +222,13 @@ TEST(SimtControl, ExecRecordOfBranchesAndExit) {
   EXPECT_TRUE(cta.finished());
 }
 
-
 // A register read before any write reads 0 in every launch: `dirty` leaves
 // other values in the register storage of its warps, and `guarded` then reads
 // %r2, written only by even threads, in every thread. Its warps are built
 // with the same shapes, so their (not value-initialised) register storage is
 // likely the storage `dirty` left; only the registers live at entry are zeroed.
 TEST(SimtControl, RegistersReadBeforeWrittenAreZeroInEveryLaunch) {
-  const std::string ptx = R"PTX(.version 9.0
-.target sm_75
-.address_size 64
-.visible .entry dirty(.param .u64 out)
-{
-	.reg .b32 %r<4>;
-	.reg .b64 %rd<4>;
-	.reg .pred %p<2>;
-	ld.param.u64 %rd1, [out];
-	mov.u32 %r1, %tid.x;
-	or.b32 %r2, %r1, -559038737;
-	xor.b32 %r3, %r2, 1;
-	setp.ne.u32 %p1, %r3, 0;
-	mul.wide.u32 %rd2, %r1, 4;
-	add.s64 %rd3, %rd1, %rd2;
-	@%p1 st.global.u32 [%rd3], %r3;
-	ret;
-}
-.visible .entry guarded(.param .u64 out)
-{
-	.reg .b32 %r<4>;
-	.reg .b64 %rd<4>;
-	.reg .pred %p<2>;
-	ld.param.u64 %rd1, [out];
-	mov.u32 %r1, %tid.x;
-	and.b32 %r3, %r1, 1;
-	setp.eq.u32 %p1, %r3, 0;
-	@%p1 add.u32 %r2, %r1, 1000;
-	mul.wide.u32 %rd2, %r1, 4;
-	add.s64 %rd3, %rd1, %rd2;
-	st.global.u32 [%rd3], %r2;
-	ret;
-}
-)PTX";
-  Harness h(ptx);
+  Harness h(test_data::ptx("functional/uninitialised_registers.ptx"));
   const uint32_t threads = 256;
   const uint64_t out = h.alloc(threads * 4);
   for (int round = 0; round < 3; ++round) {
