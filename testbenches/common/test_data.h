@@ -5,6 +5,7 @@
 // files from any working directory.
 #pragma once
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -12,7 +13,7 @@
 
 namespace test_data {
 
-// Absolute path of testbenches/data/<name>, e.g. path("nvcc/basic_sm75.ptx").
+// Absolute path of testbenches/data/<name>, e.g. path("kernels/vec_add.ptx").
 inline std::string path(const std::string& name) { return std::string(SIMTLM_TEST_DATA_DIR) + "/" + name; }
 
 // The whole text of testbenches/data/<name>. A missing or unreadable file
@@ -22,7 +23,9 @@ inline std::string path(const std::string& name) { return std::string(SIMTLM_TES
 inline std::string text(const std::string& name) {
   const std::string file = path(name);
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error("test data file missing or unreadable: " + file);
+  if (!std::filesystem::is_regular_file(file) || !in) {
+    throw std::runtime_error("test data file missing or unreadable: " + file);
+  }
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
