@@ -92,11 +92,11 @@ TEST_F(PtxCliTest, KernelFilterAndUnknownKernel) {
 }
 
 TEST_F(PtxCliTest, MalformedPtxGivesFileLineColumn) {
-  write("bad.ptx", ".version 7.0\n.target sm_75\n.address_size 64\n"
-                   ".visible .entry k()\n{\n\tfrobnicate.u32 %r1;\n\tret;\n}\n");
+  const MalformedPtx bad = malformed_vec_add();
+  write("bad.ptx", bad.text);
   CliResult r = run({"ptx", "bad.ptx"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_THAT(r.err, ContainsRegex("bad\\.ptx:6:[0-9]+: error"));
+  EXPECT_THAT(r.err, ContainsRegex("bad\\.ptx:" + std::to_string(bad.line) + ":[0-9]+: error"));
   EXPECT_TRUE(r.out.empty());
 }
 

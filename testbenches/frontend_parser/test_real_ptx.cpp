@@ -3,11 +3,12 @@
 
 #include "frontend/ir/printer.h"
 #include "parse_helpers.h"
-#include "ptx_samples.h"
+#include "nvcc_samples.h"
 
 using namespace simtlm;
 using namespace simtlm::ir;
 using parser_test::parse;
+using namespace nvcc_samples;
 
 namespace {
 
@@ -76,7 +77,7 @@ void expect_same_instruction(const Instruction& a, const Instruction& b, const s
 }
 
 // parse -> print -> parse gives the same IR.
-void round_trip(const char* text, const char* name) {
+void round_trip(const std::string& text, const char* name) {
   auto m1 = parse(text, name);
   std::string printed = print_module(*m1);
   std::unique_ptr<Module> m2;
@@ -126,7 +127,7 @@ size_t count_op(const Module& m, Opcode op) {
 }  // namespace
 
 TEST(RealPtx, BasicKernelsParse) {
-  auto m = parse(ptx_samples::kBasicKernels, "k1.ptx");
+  auto m = parse(test_data::ptx(kBasicKernels), kBasicKernels);
   EXPECT_EQ(m->version, "9.0");
   EXPECT_EQ(m->target, "sm_75");
   EXPECT_EQ(m->address_size, 64u);
@@ -149,24 +150,24 @@ TEST(RealPtx, BasicKernelsParse) {
 }
 
 TEST(RealPtx, RdcKernelsParse) {
-  auto m = parse(ptx_samples::kRdcKernels, "k2.ptx");
+  auto m = parse(test_data::ptx(kRdcKernels), kRdcKernels);
   EXPECT_GT(count_op(*m, Opcode::Fence), 0u);
   EXPECT_GT(count_op(*m, Opcode::Nanosleep), 0u);
   EXPECT_GT(count_op(*m, Opcode::Prefetch), 0u);
 }
 
-TEST(RealPtx, FastMathParses) { parse(ptx_samples::kFastMath, "k4.ptx"); }
-TEST(RealPtx, InitializersParse) { parse(ptx_samples::kInitializers, "k5.ptx"); }
-TEST(RealPtx, DebugBuildParses) { parse(ptx_samples::kDebugSwitch, "k3g.ptx"); }
+TEST(RealPtx, FastMathParses) { parse(test_data::ptx(kFastMath), kFastMath); }
+TEST(RealPtx, InitializersParse) { parse(test_data::ptx(kInitializers), kInitializers); }
+TEST(RealPtx, DebugBuildParses) { parse(test_data::ptx(kDebugSwitch), kDebugSwitch); }
 
-TEST(RealPtx, RoundTripBasic) { round_trip(ptx_samples::kBasicKernels, "k1.ptx"); }
-TEST(RealPtx, RoundTripRdc) { round_trip(ptx_samples::kRdcKernels, "k2.ptx"); }
-TEST(RealPtx, RoundTripFastMath) { round_trip(ptx_samples::kFastMath, "k4.ptx"); }
-TEST(RealPtx, RoundTripInitializers) { round_trip(ptx_samples::kInitializers, "k5.ptx"); }
-TEST(RealPtx, RoundTripDebug) { round_trip(ptx_samples::kDebugSwitch, "k3g.ptx"); }
+TEST(RealPtx, RoundTripBasic) { round_trip(test_data::ptx(kBasicKernels), kBasicKernels); }
+TEST(RealPtx, RoundTripRdc) { round_trip(test_data::ptx(kRdcKernels), kRdcKernels); }
+TEST(RealPtx, RoundTripFastMath) { round_trip(test_data::ptx(kFastMath), kFastMath); }
+TEST(RealPtx, RoundTripInitializers) { round_trip(test_data::ptx(kInitializers), kInitializers); }
+TEST(RealPtx, RoundTripDebug) { round_trip(test_data::ptx(kDebugSwitch), kDebugSwitch); }
 
 TEST(RealPtx, WorkloadsSm80) {
-  auto m = parse(ptx_samples::kWorkloadsSm80, "w80.ptx");
+  auto m = parse(test_data::ptx(kWorkloadsSm80), kWorkloadsSm80);
   EXPECT_EQ(m->target, "sm_80");
   EXPECT_GE(m->functions.size(), 10u);
   size_t redux = 0;
@@ -180,12 +181,12 @@ TEST(RealPtx, WorkloadsSm80) {
   EXPECT_TRUE(dynamic_shared);
 }
 
-TEST(RealPtx, RoundTripWorkloadsSm80) { round_trip(ptx_samples::kWorkloadsSm80, "w80.ptx"); }
+TEST(RealPtx, RoundTripWorkloadsSm80) { round_trip(test_data::ptx(kWorkloadsSm80), kWorkloadsSm80); }
 
 // nvcc's cache-operator intrinsics: each global ld/st records its operator
 // (ld.global.nc without one: __ldg) and prints back with it.
 TEST(RealPtx, CacheOperatorsAreRecordedAndRoundTrip) {
-  auto m = parse(ptx_samples::kCacheOps, "cop.ptx");
+  auto m = parse(test_data::ptx(kCacheOps), kCacheOps);
   ASSERT_EQ(m->functions.size(), 1u);
   std::vector<CacheOp> seen;
   for (const Instruction& i : m->functions[0].insts) {
@@ -195,21 +196,21 @@ TEST(RealPtx, CacheOperatorsAreRecordedAndRoundTrip) {
                                          CacheOp::Cv, CacheOp::None, CacheOp::Cg, CacheOp::Wb,
                                          CacheOp::Cg, CacheOp::Cs, CacheOp::Wt, CacheOp::Cs};
   EXPECT_EQ(seen, expected);
-  round_trip(ptx_samples::kCacheOps, "cop.ptx");
+  round_trip(test_data::ptx(kCacheOps), kCacheOps);
 }
 
 TEST(RealPtx, RejectedSamplesGiveOneClearError) {
   std::string indirect;
   try {
-    parse(ptx_samples::kIndirectCalls, "k6.ptx");
+    parse(test_data::ptx(kIndirectCalls), kIndirectCalls);
   } catch (const Error& e) {
     indirect = e.what();
   }
-  EXPECT_NE(indirect.find("k6.ptx:"), std::string::npos) << indirect;
+  EXPECT_NE(indirect.find(std::string(kIndirectCalls) + ":"), std::string::npos) << indirect;
   EXPECT_NE(indirect.find("indirect calls are not supported"), std::string::npos) << indirect;
   std::string ext;
   try {
-    parse(ptx_samples::kExternCall, "k2e.ptx");
+    parse(test_data::ptx(kExternCall), kExternCall);
   } catch (const Error& e) {
     ext = e.what();
   }

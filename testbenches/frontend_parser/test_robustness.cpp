@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "parse_helpers.h"
-#include "ptx_samples.h"
+#include "nvcc_samples.h"
 
 using namespace simtlm;
 using namespace parser_test;
+using namespace nvcc_samples;
 
 namespace {
 
@@ -77,23 +78,23 @@ TruncationStats truncate_everywhere(const std::string& text, size_t stride, cons
 }  // namespace
 
 TEST(Robustness, TruncateSmallSamplesAtEveryByte) {
-  for (auto [text, name] : {std::pair{ptx_samples::kInitializers, "k5.ptx"},
-                            std::pair{ptx_samples::kExternCall, "k2e.ptx"}}) {
+  for (auto [text, name] : {std::pair{test_data::ptx(kInitializers), kInitializers},
+                            std::pair{test_data::ptx(kExternCall), kExternCall}}) {
     TruncationStats st = truncate_everywhere(text, 1, name);
     EXPECT_GT(st.errors, st.cuts / 2) << name;
   }
 }
 
 TEST(Robustness, TruncateLargeSamples) {
-  TruncationStats a = truncate_everywhere(ptx_samples::kBasicKernels, 101, "k1.ptx");
-  TruncationStats b = truncate_everywhere(ptx_samples::kRdcKernels, 7, "k2.ptx");
-  TruncationStats c = truncate_everywhere(ptx_samples::kDebugSwitch, 5, "k3g.ptx");
-  TruncationStats d = truncate_everywhere(ptx_samples::kFastMath, 5, "k4.ptx");
+  TruncationStats a = truncate_everywhere(test_data::ptx(kBasicKernels), 101, kBasicKernels);
+  TruncationStats b = truncate_everywhere(test_data::ptx(kRdcKernels), 7, kRdcKernels);
+  TruncationStats c = truncate_everywhere(test_data::ptx(kDebugSwitch), 5, kDebugSwitch);
+  TruncationStats d = truncate_everywhere(test_data::ptx(kFastMath), 5, kFastMath);
   EXPECT_GT(a.errors + b.errors + c.errors + d.errors, 0u);
 }
 
 TEST(Robustness, DamagedInputs) {
-  const std::string base = ptx_samples::kRdcKernels;
+  const std::string base = test_data::ptx(kRdcKernels);
   // Replace single characters at many positions with characters that often
   // break structure; the parser must either accept or throw simtlm::Error.
   const char repl[] = {'{', '}', ';', ',', '[', ']', '(', ')', '.', '%', '-', '0', 'x', '@', '!', '|', '\n', '"'};

@@ -9,103 +9,16 @@
 #include "functional/cta.h"
 #include "functional/executor.h"
 #include "harness.h"
+#include "testbenches/common/test_data.h"
 
 namespace simtlm::functional::test {
 namespace {
 
-const char* const kApiPtx = R"PTX(
-.version 7.0
-.target sm_75
-.address_size 64
-.visible .entry twophase(.param .u64 out)
-{
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<5>;
-  .shared .align 4 .b32 buf[64];
-  mov.u32 %r1, %tid.x;
-  shl.b32 %r2, %r1, 2;
-  mov.u32 %r3, buf;
-  add.u32 %r4, %r3, %r2;
-  st.shared.u32 [%r4], %r1;
-  bar.sync 0;
-  xor.b32 %r5, %r1, 63;
-  shl.b32 %r5, %r5, 2;
-  add.u32 %r5, %r3, %r5;
-  ld.shared.u32 %r6, [%r5];
-  ld.param.u64 %rd1, [out];
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r6;
-  ret;
-}
-
-.visible .entry partial_exit(.param .u64 out)
-{
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<5>;
-  .reg .pred %p<2>;
-  mov.u32 %r1, %tid.x;
-  setp.lt.u32 %p1, %r1, 10;
-  @%p1 exit;
-  add.u32 %r2, %r1, 1000;
-  ld.param.u64 %rd1, [out];
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
-  ret;
-}
-
-.visible .entry classes(.param .u64 out, .param .align 8 .b8 s[16])
-{
-  .reg .b32 %r<8>;
-  .reg .f32 %f<4>;
-  .reg .f64 %fd<3>;
-  .reg .b64 %rd<8>;
-  .reg .pred %p<2>;
-  .shared .align 4 .b32 sm[32];
-  mov.u32 %r1, %tid.x;
-  cvt.rn.f32.u32 %f1, %r1;
-  mul.f32 %f2, %f1, %f1;
-  sqrt.approx.f32 %f3, %f2;
-  cvt.f64.f32 %fd1, %f3;
-  add.f64 %fd2, %fd1, %fd1;
-  mov.b64 %rd1, s;
-  ld.param.u32 %r2, [%rd1+8];
-  mov.u64 %rd2, sm;
-  cvta.shared.u64 %rd3, %rd2;
-  and.b32 %r3, %r1, 1;
-  setp.eq.u32 %p1, %r3, 1;
-  ld.param.u64 %rd4, [out];
-  mul.wide.u32 %rd5, %r1, 4;
-  add.s64 %rd5, %rd4, %rd5;
-  @%p1 add.s64 %rd5, %rd3, %rd5;
-  @%p1 sub.s64 %rd5, %rd5, %rd4;
-  st.u32 [%rd5], %r2;
-  atom.shared.add.u32 %r4, [sm], 1;
-  red.global.add.u32 [%rd4+128], 1;
-  membar.cta;
-  activemask.b32 %r5;
-  @%p1 bra SKIP;
-  add.u32 %r6, %r5, 1;
-SKIP:
-  ret;
-}
-
-.visible .entry deadcode(.param .u32 go, .param .u64 out)
-{
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<3>;
-  .reg .pred %p<2>;
-  ld.param.u32 %r1, [go];
-  setp.ne.u32 %p1, %r1, 0;
-  ld.param.u64 %rd1, [out];
-  @%p1 atom.global.add.noftz.f16x2 %r2, [%rd1], %r1;
-  ret;
-}
-)PTX";
+// testbenches/data/functional/api_stepping.ptx (its header says what each kernel does).
+const char* const kApiFile = "functional/api_stepping.ptx";
 
 TEST(SimtApi, SteppingWarpsThroughABarrier) {
-  Harness h(kApiPtx);
+  Harness h(test_data::ptx(kApiFile));
   const uint64_t out = h.alloc(64 * 4);
   LaunchRequest req = h.request("twophase", dim(1), dim(64), Args().add(out));
   LaunchContext ctx(req, h.memory());
@@ -145,7 +58,7 @@ TEST(SimtApi, SteppingWarpsThroughABarrier) {
 }
 
 TEST(SimtApi, GuardedExitRetiresSomeLanes) {
-  Harness h(kApiPtx);
+  Harness h(test_data::ptx(kApiFile));
   const uint64_t out = h.upload(std::vector<uint32_t>(32, 7));
   LaunchRequest req = h.request("partial_exit", dim(1), dim(32), Args().add(out));
   LaunchContext ctx(req, h.memory());
@@ -168,7 +81,7 @@ TEST(SimtApi, GuardedExitRetiresSomeLanes) {
 }
 
 TEST(SimtApi, RecordClassesSpacesAndGenericLanes) {
-  Harness h(kApiPtx);
+  Harness h(test_data::ptx(kApiFile));
   const uint64_t out = h.alloc(256);
   struct S {
     uint64_t a;
@@ -214,7 +127,7 @@ TEST(SimtApi, RecordClassesSpacesAndGenericLanes) {
 }
 
 TEST(SimtApi, UnsupportedInstructionFailsOnlyWhenExecuted) {
-  Harness h(kApiPtx);
+  Harness h(test_data::ptx(kApiFile));
   const uint64_t out = h.alloc(256);
   h.run("deadcode", dim(1), dim(32), Args().add(uint32_t{0}).add(out));  // guard false everywhere
   const std::string msg = expect_error(ErrorKind::Ptx, [&] {

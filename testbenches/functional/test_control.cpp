@@ -9,427 +9,13 @@
 #include "functional/cta.h"
 #include "functional/executor.h"
 #include "harness.h"
+#include "testbenches/common/test_data.h"
 
 namespace simtlm::functional::test {
 namespace {
 
-// nvcc -arch=compute_75 -ptx of:
-//   ifelse: odd threads run a loop (sum of i ^ t, i < t), even ones t + 100; out = v + 1
-//   nested: nested if/else chains on t
-//   loop_trips: for (i < trips[t]) { s += i * t; if (s > 100000) break; }
-//   early_return: if (t >= n) return; if (in[t] < 0) { out[t] = -1; return; } popcount loop
-//   func_ret: __noinline__ classify(x) with three returns, called twice
-//   sw: switch on in[t] (compiled to a compare tree)
-const char* const kDivPtx = R"PTX(.version 9.0
-.target sm_75
-.address_size 64
-
-
-.func  (.param .b32 func_retval0) _Z8classifyi(
-	.param .b32 _Z8classifyi_param_0
-)
-{
-	.reg .pred 	%p<5>;
-	.reg .b32 	%r<14>;
-	.reg .b64 	%rd<3>;
-
-
-	ld.param.u32 	%r11, [_Z8classifyi_param_0];
-	setp.lt.s32 	%p1, %r11, 0;
-	mov.u32 	%r13, -1;
-	@%p1 bra 	$L__BB0_5;
-
-	setp.eq.s32 	%p2, %r11, 0;
-	mov.u32 	%r13, 0;
-	@%p2 bra 	$L__BB0_5;
-
-	setp.lt.s32 	%p3, %r11, 10;
-	mov.u32 	%r13, 1;
-	@%p3 bra 	$L__BB0_5;
-
-	mov.u32 	%r13, 1;
-
-$L__BB0_4:
-	mul.wide.u32 	%rd1, %r11, -858993459;
-	shr.u64 	%rd2, %rd1, 35;
-	cvt.u32.u64 	%r3, %rd2;
-	add.s32 	%r13, %r13, 1;
-	setp.gt.u32 	%p4, %r11, 99;
-	mov.u32 	%r11, %r3;
-	@%p4 bra 	$L__BB0_4;
-
-$L__BB0_5:
-	st.param.b32 	[func_retval0+0], %r13;
-	ret;
-
-}
-	// .globl	ifelse
-.visible .entry ifelse(
-	.param .u64 ifelse_param_0
-)
-{
-	.reg .pred 	%p<10>;
-	.reg .b32 	%r<52>;
-	.reg .b64 	%rd<5>;
-
-
-	ld.param.u64 	%rd1, [ifelse_param_0];
-	mov.u32 	%r1, %tid.x;
-	and.b32  	%r22, %r1, 1;
-	setp.eq.b32 	%p1, %r22, 1;
-	mov.pred 	%p2, 0;
-	xor.pred  	%p3, %p1, %p2;
-	not.pred 	%p4, %p3;
-	@%p4 bra 	$L__BB1_7;
-	bra.uni 	$L__BB1_1;
-
-$L__BB1_7:
-	add.s32 	%r51, %r1, 100;
-	bra.uni 	$L__BB1_8;
-
-$L__BB1_1:
-	setp.lt.s32 	%p5, %r1, 1;
-	mov.u32 	%r51, 0;
-	@%p5 bra 	$L__BB1_8;
-
-	add.s32 	%r27, %r1, -1;
-	and.b32  	%r50, %r1, 3;
-	setp.lt.u32 	%p6, %r27, 3;
-	mov.u32 	%r46, 0;
-	mov.u32 	%r51, %r46;
-	@%p6 bra 	$L__BB1_5;
-
-	sub.s32 	%r44, %r1, %r50;
-	mov.u32 	%r46, 0;
-
-$L__BB1_4:
-	xor.b32  	%r30, %r46, %r1;
-	add.s32 	%r31, %r30, %r51;
-	add.s32 	%r32, %r46, 1;
-	xor.b32  	%r33, %r32, %r1;
-	add.s32 	%r34, %r33, %r31;
-	add.s32 	%r35, %r46, 2;
-	xor.b32  	%r36, %r35, %r1;
-	add.s32 	%r37, %r36, %r34;
-	add.s32 	%r38, %r46, 3;
-	xor.b32  	%r39, %r38, %r1;
-	add.s32 	%r51, %r39, %r37;
-	add.s32 	%r46, %r46, 4;
-	add.s32 	%r44, %r44, -4;
-	setp.ne.s32 	%p7, %r44, 0;
-	@%p7 bra 	$L__BB1_4;
-
-$L__BB1_5:
-	setp.eq.s32 	%p8, %r50, 0;
-	@%p8 bra 	$L__BB1_8;
-
-$L__BB1_6:
-	.pragma "nounroll";
-	xor.b32  	%r40, %r46, %r1;
-	add.s32 	%r51, %r40, %r51;
-	add.s32 	%r46, %r46, 1;
-	add.s32 	%r50, %r50, -1;
-	setp.eq.s32 	%p9, %r50, 0;
-	@%p9 bra 	$L__BB1_8;
-	bra.uni 	$L__BB1_6;
-
-$L__BB1_8:
-	cvta.to.global.u64 	%rd2, %rd1;
-	mul.wide.s32 	%rd3, %r1, 4;
-	add.s64 	%rd4, %rd2, %rd3;
-	add.s32 	%r41, %r51, 1;
-	st.global.u32 	[%rd4], %r41;
-	ret;
-
-}
-	// .globl	nested
-.visible .entry nested(
-	.param .u64 nested_param_0
-)
-{
-	.reg .pred 	%p<6>;
-	.reg .b32 	%r<14>;
-	.reg .b64 	%rd<7>;
-
-
-	ld.param.u64 	%rd1, [nested_param_0];
-	mov.u32 	%r1, %tid.x;
-	setp.lt.s32 	%p1, %r1, 16;
-	@%p1 bra 	$L__BB2_3;
-	bra.uni 	$L__BB2_1;
-
-$L__BB2_3:
-	and.b32  	%r9, %r1, 1;
-	setp.eq.b32 	%p4, %r9, 1;
-	selp.b32 	%r10, 1, 2, %p4;
-	add.s32 	%r11, %r10, 10;
-	setp.lt.s32 	%p5, %r1, 4;
-	selp.b32 	%r13, %r11, %r10, %p5;
-	bra.uni 	$L__BB2_4;
-
-$L__BB2_1:
-	mul.wide.u32 	%rd2, %r1, -1431655765;
-	shr.u64 	%rd3, %rd2, 33;
-	cvt.u32.u64 	%r7, %rd3;
-	mul.lo.s32 	%r8, %r7, 3;
-	sub.s32 	%r2, %r1, %r8;
-	mov.u32 	%r13, 3;
-	setp.eq.s32 	%p2, %r2, 0;
-	@%p2 bra 	$L__BB2_4;
-
-	setp.eq.s32 	%p3, %r2, 1;
-	selp.b32 	%r13, 4, 5, %p3;
-
-$L__BB2_4:
-	mad.lo.s32 	%r12, %r13, 1000, %r1;
-	cvta.to.global.u64 	%rd4, %rd1;
-	mul.wide.s32 	%rd5, %r1, 4;
-	add.s64 	%rd6, %rd4, %rd5;
-	st.global.u32 	[%rd6], %r12;
-	ret;
-
-}
-	// .globl	loop_trips
-.visible .entry loop_trips(
-	.param .u64 loop_trips_param_0,
-	.param .u64 loop_trips_param_1
-)
-{
-	.reg .pred 	%p<5>;
-	.reg .b32 	%r<18>;
-	.reg .b64 	%rd<10>;
-
-
-	ld.param.u64 	%rd3, [loop_trips_param_0];
-	ld.param.u64 	%rd2, [loop_trips_param_1];
-	mov.u32 	%r8, %ntid.x;
-	mov.u32 	%r9, %ctaid.x;
-	mov.u32 	%r10, %tid.x;
-	mad.lo.s32 	%r11, %r9, %r8, %r10;
-	cvt.s64.s32 	%rd1, %r11;
-	cvta.to.global.u64 	%rd4, %rd3;
-	mul.wide.s32 	%rd5, %r11, 4;
-	add.s64 	%rd6, %rd4, %rd5;
-	ld.global.u32 	%r1, [%rd6];
-	setp.lt.s32 	%p1, %r1, 1;
-	mov.u32 	%r17, 0;
-	@%p1 bra 	$L__BB3_3;
-
-	mov.u32 	%r15, 0;
-	mov.u32 	%r17, %r15;
-
-$L__BB3_2:
-	cvt.u32.u64 	%r14, %rd1;
-	mad.lo.s32 	%r17, %r15, %r14, %r17;
-	setp.lt.s32 	%p2, %r17, 100001;
-	add.s32 	%r15, %r15, 1;
-	setp.lt.s32 	%p3, %r15, %r1;
-	and.pred  	%p4, %p2, %p3;
-	@%p4 bra 	$L__BB3_2;
-
-$L__BB3_3:
-	cvta.to.global.u64 	%rd7, %rd2;
-	shl.b64 	%rd8, %rd1, 2;
-	add.s64 	%rd9, %rd7, %rd8;
-	st.global.u32 	[%rd9], %r17;
-	ret;
-
-}
-	// .globl	early_return
-.visible .entry early_return(
-	.param .u64 early_return_param_0,
-	.param .u64 early_return_param_1,
-	.param .u32 early_return_param_2
-)
-{
-	.reg .pred 	%p<5>;
-	.reg .b32 	%r<19>;
-	.reg .b64 	%rd<8>;
-
-
-	ld.param.u64 	%rd2, [early_return_param_0];
-	ld.param.u64 	%rd3, [early_return_param_1];
-	ld.param.u32 	%r8, [early_return_param_2];
-	mov.u32 	%r9, %ntid.x;
-	mov.u32 	%r10, %ctaid.x;
-	mov.u32 	%r11, %tid.x;
-	mad.lo.s32 	%r1, %r10, %r9, %r11;
-	setp.ge.s32 	%p1, %r1, %r8;
-	@%p1 bra 	$L__BB4_7;
-
-	cvta.to.global.u64 	%rd4, %rd2;
-	mul.wide.s32 	%rd5, %r1, 4;
-	add.s64 	%rd6, %rd4, %rd5;
-	ld.global.u32 	%r17, [%rd6];
-	setp.lt.s32 	%p2, %r17, 0;
-	cvta.to.global.u64 	%rd7, %rd3;
-	add.s64 	%rd1, %rd7, %rd5;
-	@%p2 bra 	$L__BB4_6;
-
-	setp.eq.s32 	%p3, %r17, 0;
-	mov.u32 	%r18, 0;
-	@%p3 bra 	$L__BB4_5;
-
-	mov.u32 	%r18, 0;
-
-$L__BB4_4:
-	and.b32  	%r14, %r17, 1;
-	add.s32 	%r18, %r18, %r14;
-	shr.u32 	%r17, %r17, 1;
-	setp.ne.s32 	%p4, %r17, 0;
-	@%p4 bra 	$L__BB4_4;
-
-$L__BB4_5:
-	st.global.u32 	[%rd1], %r18;
-	bra.uni 	$L__BB4_7;
-
-$L__BB4_6:
-	mov.u32 	%r15, -1;
-	st.global.u32 	[%rd1], %r15;
-
-$L__BB4_7:
-	ret;
-
-}
-	// .globl	func_ret
-.visible .entry func_ret(
-	.param .u64 func_ret_param_0,
-	.param .u64 func_ret_param_1
-)
-{
-	.reg .b32 	%r<7>;
-	.reg .b64 	%rd<8>;
-
-
-	ld.param.u64 	%rd1, [func_ret_param_0];
-	ld.param.u64 	%rd2, [func_ret_param_1];
-	cvta.to.global.u64 	%rd3, %rd2;
-	cvta.to.global.u64 	%rd4, %rd1;
-	mov.u32 	%r1, %tid.x;
-	mul.wide.s32 	%rd5, %r1, 4;
-	add.s64 	%rd6, %rd4, %rd5;
-	ld.global.u32 	%r2, [%rd6];
-	{ // callseq 0, 0
-	.reg .b32 temp_param_reg;
-	.param .b32 param0;
-	st.param.b32 	[param0+0], %r2;
-	.param .b32 retval0;
-	call.uni (retval0),
-	_Z8classifyi,
-	(
-	param0
-	);
-	ld.param.b32 	%r3, [retval0+0];
-	} // callseq 0
-	add.s32 	%r4, %r2, -5;
-	{ // callseq 1, 0
-	.reg .b32 temp_param_reg;
-	.param .b32 param0;
-	st.param.b32 	[param0+0], %r4;
-	.param .b32 retval0;
-	call.uni (retval0),
-	_Z8classifyi,
-	(
-	param0
-	);
-	ld.param.b32 	%r5, [retval0+0];
-	} // callseq 1
-	mad.lo.s32 	%r6, %r3, 10, %r5;
-	add.s64 	%rd7, %rd3, %rd5;
-	st.global.u32 	[%rd7], %r6;
-	ret;
-
-}
-	// .globl	sw
-.visible .entry sw(
-	.param .u64 sw_param_0,
-	.param .u64 sw_param_1
-)
-{
-	.reg .pred 	%p<10>;
-	.reg .b32 	%r<15>;
-	.reg .b64 	%rd<10>;
-
-
-	ld.param.u64 	%rd3, [sw_param_0];
-	ld.param.u64 	%rd2, [sw_param_1];
-	mov.u32 	%r4, %tid.x;
-	cvt.s64.s32 	%rd1, %r4;
-	cvta.to.global.u64 	%rd4, %rd3;
-	mul.wide.s32 	%rd5, %r4, 4;
-	add.s64 	%rd6, %rd4, %rd5;
-	ld.global.u32 	%r3, [%rd6];
-	mov.u32 	%r14, 11;
-	setp.gt.s32 	%p1, %r3, 2;
-	@%p1 bra 	$L__BB6_5;
-	bra.uni 	$L__BB6_1;
-
-$L__BB6_5:
-	setp.gt.s32 	%p2, %r3, 4;
-	@%p2 bra 	$L__BB6_9;
-
-	setp.eq.s32 	%p5, %r3, 3;
-	@%p5 bra 	$L__BB6_13;
-
-	setp.eq.s32 	%p6, %r3, 4;
-	@%p6 bra 	$L__BB6_8;
-	bra.uni 	$L__BB6_15;
-
-$L__BB6_8:
-	mov.u32 	%r14, 55;
-	bra.uni 	$L__BB6_16;
-
-$L__BB6_1:
-	setp.eq.s32 	%p7, %r3, 0;
-	@%p7 bra 	$L__BB6_16;
-
-	setp.eq.s32 	%p8, %r3, 1;
-	@%p8 bra 	$L__BB6_14;
-
-	setp.eq.s32 	%p9, %r3, 2;
-	@%p9 bra 	$L__BB6_4;
-	bra.uni 	$L__BB6_15;
-
-$L__BB6_4:
-	mov.u32 	%r14, 33;
-	bra.uni 	$L__BB6_16;
-
-$L__BB6_9:
-	setp.eq.s32 	%p3, %r3, 5;
-	@%p3 bra 	$L__BB6_12;
-
-	setp.ne.s32 	%p4, %r3, 6;
-	@%p4 bra 	$L__BB6_15;
-
-	mov.u32 	%r14, 77;
-	bra.uni 	$L__BB6_16;
-
-$L__BB6_13:
-	mov.u32 	%r14, 44;
-	bra.uni 	$L__BB6_16;
-
-$L__BB6_12:
-	mov.u32 	%r14, 66;
-	bra.uni 	$L__BB6_16;
-
-$L__BB6_15:
-	mov.u32 	%r14, -1;
-	bra.uni 	$L__BB6_16;
-
-$L__BB6_14:
-	mov.u32 	%r14, 22;
-
-$L__BB6_16:
-	cvt.u32.u64 	%r12, %rd1;
-	add.s32 	%r13, %r14, %r12;
-	cvta.to.global.u64 	%rd7, %rd2;
-	shl.b64 	%rd8, %rd1, 2;
-	add.s64 	%rd9, %rd7, %rd8;
-	st.global.u32 	[%rd9], %r13;
-	ret;
-
-}
-)PTX";
+// testbenches/data/functional/divergence_nvcc_sm75.ptx (its header says what each kernel does).
+const char* const kDivFile = "functional/divergence_nvcc_sm75.ptx";
 
 int nested_ref(int t) {
   int v = 0;
@@ -454,7 +40,7 @@ int classify_ref(int x) {
 }
 
 TEST(SimtControl, IfElse) {
-  Harness h(kDivPtx);
+  Harness h(test_data::ptx(kDivFile));
   const uint64_t out = h.alloc(64 * 4);
   h.run("ifelse", dim(1), dim(64), Args().add(out));
   auto v = h.download<int>(out, 64);
@@ -469,7 +55,7 @@ TEST(SimtControl, IfElse) {
 }
 
 TEST(SimtControl, NestedDivergence) {
-  Harness h(kDivPtx);
+  Harness h(test_data::ptx(kDivFile));
   const uint64_t out = h.alloc(64 * 4);
   h.run("nested", dim(1), dim(64), Args().add(out));
   auto v = h.download<int>(out, 64);
@@ -477,7 +63,7 @@ TEST(SimtControl, NestedDivergence) {
 }
 
 TEST(SimtControl, LoopWithDivergentTripCounts) {
-  Harness h(kDivPtx);
+  Harness h(test_data::ptx(kDivFile));
   const int n = 96;  // 2 CTAs of 48 threads: partial second warp
   std::vector<int> trips(n);
   for (int t = 0; t < n; ++t) trips[t] = (t * 37 + 11) % 53;
@@ -498,7 +84,7 @@ TEST(SimtControl, LoopWithDivergentTripCounts) {
 }
 
 TEST(SimtControl, EarlyReturn) {
-  Harness h(kDivPtx);
+  Harness h(test_data::ptx(kDivFile));
   const int threads = 128, n = 70;
   std::vector<int> in(threads);
   for (int t = 0; t < threads; ++t) in[t] = (t % 7 == 3) ? -t : t * 2654435 % 100000;
@@ -514,7 +100,7 @@ TEST(SimtControl, EarlyReturn) {
 }
 
 TEST(SimtControl, DivergentReturnInInlinedFunction) {
-  Harness h(kDivPtx);
+  Harness h(test_data::ptx(kDivFile));
   std::vector<int> in(64);
   for (int t = 0; t < 64; ++t) in[t] = (t % 5 == 0) ? -t : (t % 5 == 1 ? 0 : t * t * t * 17);
   in[2] = 5;
@@ -527,7 +113,7 @@ TEST(SimtControl, DivergentReturnInInlinedFunction) {
 }
 
 TEST(SimtControl, SwitchCompareTree) {
-  Harness h(kDivPtx);
+  Harness h(test_data::ptx(kDivFile));
   std::vector<int> in(64);
   for (int t = 0; t < 64; ++t) in[t] = (t * 5) % 9 - 1;
   const uint64_t din = h.upload(in);
@@ -541,45 +127,11 @@ TEST(SimtControl, SwitchCompareTree) {
   }
 }
 
-const char* const kBrxPtx = R"PTX(
-.version 7.0
-.target sm_75
-.address_size 64
-.visible .entry brx(.param .u64 in, .param .u64 out)
-{
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<8>;
-  .reg .pred %p<2>;
-  ld.param.u64 %rd1, [in];
-  ld.param.u64 %rd2, [out];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd3, %r1, 4;
-  add.s64 %rd4, %rd1, %rd3;
-  ld.global.u32 %r2, [%rd4];
-  setp.ne.u32 %p1, %r1, 13;
-  ts: .branchtargets L0, L1, L2, L3;
-  @%p1 brx.idx %r2, ts;
-L0:
-  mov.u32 %r3, 100;
-  bra.uni DONE;
-L1:
-  mov.u32 %r3, 200;
-  bra.uni DONE;
-L2:
-  mov.u32 %r3, 300;
-  bra.uni DONE;
-L3:
-  add.u32 %r3, %r1, 400;
-DONE:
-  add.u32 %r3, %r3, %r1;
-  add.s64 %rd5, %rd2, %rd3;
-  st.global.u32 [%rd5], %r3;
-  ret;
-}
-)PTX";
+// testbenches/data/functional/brx_idx_switch.ptx (its header says what each kernel does).
+const char* const kBrxFile = "functional/brx_idx_switch.ptx";
 
 TEST(SimtControl, BrxIdxSwitch) {
-  Harness h(kBrxPtx);
+  Harness h(test_data::ptx(kBrxFile));
   std::vector<int> in(40);
   for (int t = 0; t < 40; ++t) in[t] = (t * 3) % 4;
   in[13] = 2;  // guard false for thread 13: falls through to L0
@@ -595,7 +147,7 @@ TEST(SimtControl, BrxIdxSwitch) {
 }
 
 TEST(SimtControl, BrxIdxOutOfRangeFaults) {
-  Harness h(kBrxPtx);
+  Harness h(test_data::ptx(kBrxFile));
   std::vector<int> in(32, 1);
   in[9] = 4;
   const uint64_t din = h.upload(in);
@@ -607,33 +159,11 @@ TEST(SimtControl, BrxIdxOutOfRangeFaults) {
   EXPECT_NE(msg.find("thread (9,0,0)"), std::string::npos) << msg;
 }
 
-// A loop whose exit diverges every iteration: the SIMT stack must stay
-// bounded, and the per-instruction records must report the divergence.
-const char* const kLoopPtx = R"PTX(
-.version 7.0
-.target sm_75
-.address_size 64
-.visible .entry countdown(.param .u64 out)
-{
-  .reg .b32 %r<6>;
-  .reg .b64 %rd<4>;
-  .reg .pred %p<2>;
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, 0;
-LOOP:
-  add.u32 %r2, %r2, 3;
-  setp.lt.u32 %p1, %r2, %r1;
-  @%p1 bra LOOP;
-  ld.param.u64 %rd1, [out];
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
-  ret;
-}
-)PTX";
+// testbenches/data/functional/divergent_loop_exit.ptx (its header says what each kernel does).
+const char* const kLoopFile = "functional/divergent_loop_exit.ptx";
 
 TEST(SimtControl, StackStaysBoundedInDivergentLoop) {
-  Harness h(kLoopPtx);
+  Harness h(test_data::ptx(kLoopFile));
   const uint64_t out = h.alloc(64 * 4);
   LaunchRequest req = h.request("countdown", dim(1), dim(64), Args().add(out), 64);
   LaunchContext ctx(req, h.memory());
@@ -657,7 +187,7 @@ TEST(SimtControl, StackStaysBoundedInDivergentLoop) {
 }
 
 TEST(SimtControl, ExecRecordOfBranchesAndExit) {
-  Harness h(kDivPtx);
+  Harness h(test_data::ptx(kDivFile));
   const uint64_t out = h.alloc(32 * 4);
   LaunchRequest req = h.request("ifelse", dim(1), dim(32), Args().add(out));
   LaunchContext ctx(req, h.memory());
@@ -692,48 +222,13 @@ TEST(SimtControl, ExecRecordOfBranchesAndExit) {
   EXPECT_TRUE(cta.finished());
 }
 
-
 // A register read before any write reads 0 in every launch: `dirty` leaves
 // other values in the register storage of its warps, and `guarded` then reads
 // %r2, written only by even threads, in every thread. Its warps are built
 // with the same shapes, so their (not value-initialised) register storage is
 // likely the storage `dirty` left; only the registers live at entry are zeroed.
 TEST(SimtControl, RegistersReadBeforeWrittenAreZeroInEveryLaunch) {
-  const std::string ptx = R"PTX(.version 9.0
-.target sm_75
-.address_size 64
-.visible .entry dirty(.param .u64 out)
-{
-	.reg .b32 %r<4>;
-	.reg .b64 %rd<4>;
-	.reg .pred %p<2>;
-	ld.param.u64 %rd1, [out];
-	mov.u32 %r1, %tid.x;
-	or.b32 %r2, %r1, -559038737;
-	xor.b32 %r3, %r2, 1;
-	setp.ne.u32 %p1, %r3, 0;
-	mul.wide.u32 %rd2, %r1, 4;
-	add.s64 %rd3, %rd1, %rd2;
-	@%p1 st.global.u32 [%rd3], %r3;
-	ret;
-}
-.visible .entry guarded(.param .u64 out)
-{
-	.reg .b32 %r<4>;
-	.reg .b64 %rd<4>;
-	.reg .pred %p<2>;
-	ld.param.u64 %rd1, [out];
-	mov.u32 %r1, %tid.x;
-	and.b32 %r3, %r1, 1;
-	setp.eq.u32 %p1, %r3, 0;
-	@%p1 add.u32 %r2, %r1, 1000;
-	mul.wide.u32 %rd2, %r1, 4;
-	add.s64 %rd3, %rd1, %rd2;
-	st.global.u32 [%rd3], %r2;
-	ret;
-}
-)PTX";
-  Harness h(ptx);
+  Harness h(test_data::ptx("functional/uninitialised_registers.ptx"));
   const uint32_t threads = 256;
   const uint64_t out = h.alloc(threads * 4);
   for (int round = 0; round < 3; ++round) {

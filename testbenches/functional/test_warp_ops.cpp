@@ -6,194 +6,13 @@
 #include <vector>
 
 #include "harness.h"
+#include "testbenches/common/test_data.h"
 
 namespace simtlm::functional::test {
 namespace {
 
-// nvcc -arch=compute_75 -ptx of:
-//   shfl_modes: down 3, up 5, xor 6, idx (t*7)&31, idx 2 width 8, up 1 width 8, down 4 width 16
-//   warp_reduce: for (o = 16; o > 0; o >>= 1) v += __shfl_down_sync(~0, v, o); lane 0 stores
-//   votes: inside if (in[t] != 0): m = __activemask(); all/any/uni/ballot over m
-const char* const kWarpPtx = R"PTX(.version 9.0
-.target sm_75
-.address_size 64
-
-	// .globl	shfl_modes
-
-.visible .entry shfl_modes(
-	.param .u64 shfl_modes_param_0,
-	.param .u64 shfl_modes_param_1
-)
-{
-	.reg .pred 	%p<8>;
-	.reg .b32 	%r<24>;
-	.reg .b64 	%rd<9>;
-
-
-	ld.param.u64 	%rd1, [shfl_modes_param_0];
-	ld.param.u64 	%rd2, [shfl_modes_param_1];
-	cvta.to.global.u64 	%rd3, %rd2;
-	cvta.to.global.u64 	%rd4, %rd1;
-	mov.u32 	%r1, %tid.x;
-	mul.wide.s32 	%rd5, %r1, 4;
-	add.s64 	%rd6, %rd4, %rd5;
-	ld.global.u32 	%r2, [%rd6];
-	mov.u32 	%r3, 2;
-	mov.u32 	%r4, 31;
-	mov.u32 	%r5, 3;
-	mov.u32 	%r6, -1;
-	shfl.sync.down.b32 	%r7|%p1, %r2, %r5, %r4, %r6;
-	mov.u32 	%r8, 1;
-	mov.u32 	%r9, 0;
-	mov.u32 	%r10, 5;
-	shfl.sync.up.b32 	%r11|%p2, %r2, %r10, %r9, %r6;
-	mov.u32 	%r12, 6;
-	shfl.sync.bfly.b32 	%r13|%p3, %r2, %r12, %r4, %r6;
-	mul.lo.s32 	%r14, %r1, 7;
-	and.b32  	%r15, %r14, 31;
-	shfl.sync.idx.b32 	%r16|%p4, %r2, %r15, %r4, %r6;
-	mov.u32 	%r17, 6175;
-	shfl.sync.idx.b32 	%r18|%p5, %r2, %r3, %r17, %r6;
-	mov.u32 	%r19, 6144;
-	shfl.sync.up.b32 	%r20|%p6, %r2, %r8, %r19, %r6;
-	mov.u32 	%r21, 4127;
-	mov.u32 	%r22, 4;
-	shfl.sync.down.b32 	%r23|%p7, %r2, %r22, %r21, %r6;
-	mul.wide.s32 	%rd7, %r14, 4;
-	add.s64 	%rd8, %rd3, %rd7;
-	st.global.u32 	[%rd8], %r7;
-	st.global.u32 	[%rd8+4], %r11;
-	st.global.u32 	[%rd8+8], %r13;
-	st.global.u32 	[%rd8+12], %r16;
-	st.global.u32 	[%rd8+16], %r18;
-	st.global.u32 	[%rd8+20], %r20;
-	st.global.u32 	[%rd8+24], %r23;
-	ret;
-
-}
-	// .globl	warp_reduce
-.visible .entry warp_reduce(
-	.param .u64 warp_reduce_param_0,
-	.param .u64 warp_reduce_param_1
-)
-{
-	.reg .pred 	%p<7>;
-	.reg .f32 	%f<12>;
-	.reg .b32 	%r<24>;
-	.reg .b64 	%rd<9>;
-
-
-	ld.param.u64 	%rd2, [warp_reduce_param_0];
-	ld.param.u64 	%rd1, [warp_reduce_param_1];
-	cvta.to.global.u64 	%rd3, %rd2;
-	mov.u32 	%r2, %ntid.x;
-	mov.u32 	%r3, %ctaid.x;
-	mov.u32 	%r4, %tid.x;
-	mad.lo.s32 	%r1, %r3, %r2, %r4;
-	mul.wide.u32 	%rd4, %r1, 4;
-	add.s64 	%rd5, %rd3, %rd4;
-	ld.global.f32 	%f2, [%rd5];
-	mov.b32 	%r5, %f2;
-	mov.u32 	%r6, 2;
-	mov.u32 	%r7, 31;
-	mov.u32 	%r8, 16;
-	mov.u32 	%r9, -1;
-	shfl.sync.down.b32 	%r10|%p1, %r5, %r8, %r7, %r9;
-	mov.b32 	%f3, %r10;
-	add.f32 	%f4, %f2, %f3;
-	mov.b32 	%r11, %f4;
-	mov.u32 	%r12, 8;
-	shfl.sync.down.b32 	%r13|%p2, %r11, %r12, %r7, %r9;
-	mov.b32 	%f5, %r13;
-	add.f32 	%f6, %f4, %f5;
-	mov.b32 	%r14, %f6;
-	mov.u32 	%r15, 4;
-	shfl.sync.down.b32 	%r16|%p3, %r14, %r15, %r7, %r9;
-	mov.b32 	%f7, %r16;
-	add.f32 	%f8, %f6, %f7;
-	mov.b32 	%r17, %f8;
-	shfl.sync.down.b32 	%r18|%p4, %r17, %r6, %r7, %r9;
-	mov.b32 	%f9, %r18;
-	add.f32 	%f10, %f8, %f9;
-	mov.b32 	%r19, %f10;
-	mov.u32 	%r20, 1;
-	shfl.sync.down.b32 	%r21|%p5, %r19, %r20, %r7, %r9;
-	mov.b32 	%f11, %r21;
-	add.f32 	%f1, %f10, %f11;
-	and.b32  	%r22, %r4, 31;
-	setp.ne.s32 	%p6, %r22, 0;
-	@%p6 bra 	$L__BB1_2;
-
-	cvta.to.global.u64 	%rd6, %rd1;
-	shr.u32 	%r23, %r1, 5;
-	mul.wide.u32 	%rd7, %r23, 4;
-	add.s64 	%rd8, %rd6, %rd7;
-	st.global.f32 	[%rd8], %f1;
-
-$L__BB1_2:
-	ret;
-
-}
-	// .globl	votes
-.visible .entry votes(
-	.param .u64 votes_param_0,
-	.param .u64 votes_param_1
-)
-{
-	.reg .pred 	%p<10>;
-	.reg .b32 	%r<33>;
-	.reg .b64 	%rd<9>;
-
-
-	ld.param.u64 	%rd3, [votes_param_0];
-	ld.param.u64 	%rd2, [votes_param_1];
-	mov.u32 	%r1, %tid.x;
-	cvta.to.global.u64 	%rd4, %rd3;
-	mul.wide.s32 	%rd5, %r1, 4;
-	add.s64 	%rd1, %rd4, %rd5;
-	ld.global.u32 	%r17, [%rd1];
-	setp.eq.s32 	%p1, %r17, 0;
-	mov.u32 	%r28, 0;
-	mov.u32 	%r29, %r28;
-	mov.u32 	%r30, %r28;
-	mov.u32 	%r31, %r28;
-	mov.u32 	%r32, %r28;
-	@%p1 bra 	$L__BB2_2;
-
-	// begin inline asm
-	activemask.b32 %r32;
-	// end inline asm
-	ld.global.u32 	%r19, [%rd1];
-	setp.gt.s32 	%p2, %r19, 5;
-	vote.sync.all.pred 	%p3, %p2, %r32;
-	selp.u32 	%r29, 1, 0, %p3;
-	ld.global.u32 	%r21, [%rd1];
-	setp.gt.s32 	%p4, %r21, 50;
-	vote.sync.any.pred 	%p5, %p4, %r32;
-	selp.u32 	%r28, 1, 0, %p5;
-	ld.global.u32 	%r23, [%rd1];
-	and.b32  	%r24, %r23, 1;
-	setp.eq.b32 	%p6, %r24, 1;
-	vote.sync.uni.pred 	%p7, %p6, %r32;
-	selp.u32 	%r30, 1, 0, %p7;
-	ld.global.u32 	%r26, [%rd1];
-	setp.gt.s32 	%p8, %r26, 3;
-	vote.sync.ballot.b32 	%r31, %p8, %r32;
-
-$L__BB2_2:
-	mul.lo.s32 	%r27, %r1, 5;
-	cvta.to.global.u64 	%rd6, %rd2;
-	mul.wide.s32 	%rd7, %r27, 4;
-	add.s64 	%rd8, %rd6, %rd7;
-	st.global.u32 	[%rd8], %r29;
-	st.global.u32 	[%rd8+4], %r28;
-	st.global.u32 	[%rd8+8], %r30;
-	st.global.u32 	[%rd8+12], %r31;
-	st.global.u32 	[%rd8+16], %r32;
-	ret;
-
-}
-)PTX";
+// testbenches/data/functional/warp_ops_nvcc_sm75.ptx (its header says what each kernel does).
+const char* const kWarpFile = "functional/warp_ops_nvcc_sm75.ptx";
 
 // CUDA programming-guide semantics of the shuffles (own value when the source
 // lane is outside the segment or does not exist).
@@ -210,7 +29,7 @@ struct ShflRef {
 };
 
 void check_shfl_modes(int threads, unsigned warp_size) {
-  Harness h(kWarpPtx);
+  Harness h(test_data::ptx(kWarpFile));
   std::vector<int> in(threads);
   for (int t = 0; t < threads; ++t) in[t] = t * 1000 + 7;
   const uint64_t din = h.upload(in);
@@ -247,7 +66,7 @@ TEST(SimtWarpOps, WarpReduceSameAtWidths32And64) {
   std::vector<float> ref(threads / 32, 0.0f);
   for (int t = 0; t < threads; ++t) ref[t / 32] += in[t];  // exact: multiples of 0.5
   for (unsigned w : {32u, 64u}) {
-    Harness h(kWarpPtx);
+    Harness h(test_data::ptx(kWarpFile));
     const uint64_t din = h.upload(in);
     const uint64_t dout = h.alloc(ref.size() * 4);
     h.run("warp_reduce", dim(2), dim(128), Args().add(din).add(dout), w);
@@ -256,7 +75,7 @@ TEST(SimtWarpOps, WarpReduceSameAtWidths32And64) {
 }
 
 TEST(SimtWarpOps, VotesWithInactiveLanes) {
-  Harness h(kWarpPtx);
+  Harness h(test_data::ptx(kWarpFile));
   const int threads = 64;
   std::vector<int> in(threads);
   for (int t = 0; t < threads; ++t) in[t] = (t % 3 == 0) ? 0 : (t * 11) % 60 + 1;
@@ -297,38 +116,12 @@ TEST(SimtWarpOps, VotesWithInactiveLanes) {
   EXPECT_EQ(o[34 * 5 + 1], 0u);  // warp 1: none > 50
 }
 
-// Shuffle predicate outputs, clamp/segment operands given as immediates, a
-// ballot with a partial member mask and a negated predicate.
-const char* const kShflPredPtx = R"PTX(
-.version 7.0
-.target sm_75
-.address_size 64
-.visible .entry shflpred(.param .u64 out)
-{
-  .reg .b32 %r<10>;
-  .reg .b64 %rd<5>;
-  .reg .pred %p<4>;
-  mov.u32 %r1, %laneid;
-  mul.lo.u32 %r2, %r1, 10;
-  shfl.sync.down.b32 %r3|%p1, %r2, 5, 0x1f, 0xffffffff;
-  selp.u32 %r4, 1, 0, %p1;
-  shfl.sync.up.b32 %r5|%p2, %r2, 3, 0x1800, 0xffffffff;
-  selp.u32 %r6, 1, 0, %p2;
-  setp.lt.u32 %p3, %r1, 10;
-  vote.sync.ballot.b32 %r7, !%p3, 0x0000ffff;
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r8, %tid.x;
-  mul.wide.u32 %rd2, %r8, 32;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};
-  st.global.u32 [%rd3+16], %r7;
-  ret;
-}
-)PTX";
+// testbenches/data/functional/shfl_predicates.ptx (its header says what each kernel does).
+const char* const kShflPredFile = "functional/shfl_predicates.ptx";
 
 TEST(SimtWarpOps, ShflPredicateClampAndPartialMemberBallot) {
   for (uint32_t threads : {32u, 24u}) {
-    Harness h(kShflPredPtx);
+    Harness h(test_data::ptx(kShflPredFile));
     const uint64_t out = h.alloc(threads * 32);
     h.run("shflpred", dim(1), dim(threads), Args().add(out));
     auto o = h.download<uint32_t>(out, threads * 8);

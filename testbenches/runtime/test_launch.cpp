@@ -38,10 +38,9 @@ LaunchConfig config(Dim3 grid, Dim3 block, uint32_t dyn = 0) {
 
 TEST(RuntimeModule, MalformedPtxIsPtxErrorWithLocation) {
   Device dev;
-  const char* bad = ".version 7.0\n.target sm_75\n.address_size 64\n"
-                    ".visible .entry k()\n{\n\tfrobnicate.u32 %r1;\n\tret;\n}\n";
-  std::string msg = error_of(ErrorKind::Ptx, [&] { dev.load_module_string(bad, "bad.ptx"); });
-  EXPECT_THAT(msg, ContainsRegex("^bad\\.ptx:6:[0-9]+:"));
+  const test::MalformedPtx bad = test::malformed_vec_add();
+  std::string msg = error_of(ErrorKind::Ptx, [&] { dev.load_module_string(bad.text, "bad.ptx"); });
+  EXPECT_THAT(msg, ContainsRegex("^bad\\.ptx:" + std::to_string(bad.line) + ":[0-9]+:"));
 }
 
 TEST(RuntimeModule, MissingFileIsInputError) {
