@@ -28,21 +28,6 @@ FrontEnd::FrontEnd(const SmParams& p, WarpTable& warps, SmStats& stats)
   fetching_.reserve(max_warps_);
 }
 
-void FrontEnd::want_fetch(uint32_t slot) {
-  const WarpState& w = warps_[slot];
-  if (wants_fetch(slot) || w.fetch_inflight || !w.live) return;
-  set_wants_fetch(slot, true);
-}
-
-void FrontEnd::set_wants_fetch(uint32_t slot, bool on) {
-  const uint64_t bit = uint64_t(1) << (slot & 63);
-  if (on) {
-    fetch_mask_[slot >> 6] |= bit;
-  } else {
-    fetch_mask_[slot >> 6] &= ~bit;
-  }
-}
-
 uint32_t FrontEnd::next_wanting_fetch(uint32_t from) const {
   for (uint32_t word = from >> 6; word < fetch_mask_.size(); ++word) {
     uint64_t bits = fetch_mask_[word];
@@ -50,12 +35,6 @@ uint32_t FrontEnd::next_wanting_fetch(uint32_t from) const {
     if (bits != 0) return word * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
   }
   return max_warps_;
-}
-
-void FrontEnd::flush(WarpState& w) {
-  if (w.ib_count == 0) return;
-  w.ib_count = 0;
-  ++stats_.ibuffer_flushes;
 }
 
 uint64_t FrontEnd::next_arrival() const {

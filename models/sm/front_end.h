@@ -21,12 +21,20 @@ class FrontEnd {
   FrontEnd(const SmParams& p, WarpTable& warps, SmStats& stats);
 
   // The warp (live, empty buffer) asks for a fetch.
-  void want_fetch(uint32_t slot);
+  void want_fetch(uint32_t slot) {
+    const WarpState& w = warps_[slot];
+    if (wants_fetch(slot) || w.fetch_inflight || !w.live) return;
+    set_wants_fetch(slot, true);
+  }
   // Drops a warp's pending fetch request (the warp leaves or is suspended;
   // a fetch in flight is forgotten when it arrives).
   void forget(uint32_t slot) { set_wants_fetch(slot, false); }
   // Empties the warp's buffer after a redirect (counted as a flush).
-  void flush(WarpState& w);
+  void flush(WarpState& w) {
+    if (w.ib_count == 0) return;
+    w.ib_count = 0;
+    ++stats_.ibuffer_flushes;
+  }
 
   // Delivers the fetches that arrived by cycle c into their buffers.
   void deliver(uint64_t c);
@@ -47,7 +55,14 @@ class FrontEnd {
 
  private:
   bool wants_fetch(uint32_t slot) const { return (fetch_mask_[slot >> 6] >> (slot & 63)) & 1u; }
-  void set_wants_fetch(uint32_t slot, bool on);
+  void set_wants_fetch(uint32_t slot, bool on) {
+    const uint64_t bit = uint64_t(1) << (slot & 63);
+    if (on) {
+      fetch_mask_[slot >> 6] |= bit;
+    } else {
+      fetch_mask_[slot >> 6] &= ~bit;
+    }
+  }
   // First slot >= from whose warp wants a fetch, or the number of slots.
   uint32_t next_wanting_fetch(uint32_t from) const;
 

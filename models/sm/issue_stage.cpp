@@ -288,7 +288,7 @@ bool IssueStage::issue(uint32_t slot, uint64_t c) {
     r.cls = rec->cls;
     parts_.bus.publish([&](SmObserver& o) { o.on_warp_issue(r); });
   }
-  barrier_effects(*rec, w, cs, slot, c);
+  if (rec->waiting || rec->released || rec->finished) barrier_effects(*rec, w, cs, slot, c);
   if (rec->finished) {
     parts_.ctas.warp_finished(slot, c);
     return true;

@@ -86,16 +86,6 @@ uint32_t LdstUnit::new_memop() {
   return id;
 }
 
-bool LdstUnit::piece_done(uint32_t op, uint32_t& slot, const InstTiming*& info) {
-  MemOp& m = memops_[op];
-  if (--m.remaining != 0) return false;
-  slot = m.slot;
-  info = m.info;
-  m.in_use = false;
-  free_memops_.push_back(op);
-  return true;
-}
-
 uint64_t LdstUnit::local_address(uint32_t slot, unsigned lane, uint64_t offset) const {
   // Local memory is interleaved word by word across the SM's thread slots so
   // that the same local variable of consecutive lanes is contiguous (as the

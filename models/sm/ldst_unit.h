@@ -82,7 +82,15 @@ class LdstUnit {
   // One piece of operation `op` is done; returns true (and frees the
   // operation) when it was the last. `slot`/`info` are the operation's warp
   // and instruction.
-  bool piece_done(uint32_t op, uint32_t& slot, const InstTiming*& info);
+  bool piece_done(uint32_t op, uint32_t& slot, const InstTiming*& info) {
+    MemOp& m = memops_[op];
+    if (--m.remaining != 0) return false;
+    slot = m.slot;
+    info = m.info;
+    m.in_use = false;
+    free_memops_.push_back(op);
+    return true;
+  }
 
   bool backlog_busy() const { return backlog_head_ < backlog_.size(); }
   size_t backlog_size() const { return backlog_.size() - backlog_head_; }
