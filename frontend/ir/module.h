@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/ir/annotations.h"
 #include "frontend/ir/instruction.h"
 
 namespace simtlm::frontend::analysis {
@@ -125,6 +126,9 @@ struct Function {
   // module load instead (functional::LaunchRequest::var_addresses).
   std::vector<uint64_t> var_offsets;
   FunctionAnalysis analysis;
+  // Values that passes attach per instruction for the timing model (see
+  // annotations.h); empty unless a pass that annotates is enabled.
+  InstructionAnnotations annotations;
   SourceLoc loc;
 };
 
