@@ -1,4 +1,4 @@
-// parse -> inline calls -> lay out memory -> analyse (see load.h).
+// parse -> the pipeline's load-time passes (see load.h).
 #include "frontend/load.h"
 
 #include <cerrno>
@@ -7,23 +7,27 @@
 #include <fstream>
 #include <sstream>
 
-#include "frontend/analysis/analyze.h"
-#include "frontend/passes/inline_calls.h"
-#include "frontend/passes/layout_memory.h"
 #include "frontend/ptx/parser.h"
 #include "simtlm/error.h"
 
 namespace simtlm::frontend {
 
 std::unique_ptr<ir::Module> load_ptx_text(const std::string& text, const std::string& filename) {
+  return load_ptx_text(text, filename, PassPipeline::standard());
+}
+
+std::unique_ptr<ir::Module> load_ptx_text(const std::string& text, const std::string& filename,
+                                          const PassPipeline& pipeline) {
   std::unique_ptr<ir::Module> module = parse_ptx(text, filename);
-  passes::inline_calls(*module);
-  passes::layout_memory(*module);
-  analysis::analyze(*module);
+  pipeline.run_load_passes(*module);
   return module;
 }
 
 std::unique_ptr<ir::Module> load_ptx_file(const std::string& path) {
+  return load_ptx_file(path, PassPipeline::standard());
+}
+
+std::unique_ptr<ir::Module> load_ptx_file(const std::string& path, const PassPipeline& pipeline) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw Error(ErrorKind::Input, "cannot read PTX file '" + path + "': is a directory");
@@ -41,7 +45,7 @@ std::unique_ptr<ir::Module> load_ptx_file(const std::string& path) {
     throw Error(ErrorKind::Input, "cannot read PTX file '" + path + "': " +
                                       (err ? std::strerror(err) : "read error"));
   }
-  return load_ptx_text(buf.str(), path);
+  return load_ptx_text(buf.str(), path, pipeline);
 }
 
 }  // namespace simtlm::frontend

@@ -25,10 +25,10 @@ void Device::memset(DevicePtr dst, int value, size_t bytes) {
 }
 
 ModuleHandle Device::load_module_file(const std::string& path) {
-  return impl_->add_module(frontend::load_ptx_file(path));
+  return impl_->add_module(frontend::load_ptx_file(path, impl_->pipeline()));
 }
 ModuleHandle Device::load_module_string(const std::string& ptx_text, const std::string& name) {
-  return impl_->add_module(frontend::load_ptx_text(ptx_text, name));
+  return impl_->add_module(frontend::load_ptx_text(ptx_text, name, impl_->pipeline()));
 }
 
 LaunchStats Device::launch(ModuleHandle module, const std::string& kernel,

@@ -2,6 +2,7 @@
 
 #include "runtime/launch_checks.h"
 #include "runtime/module_globals.h"
+#include "runtime/pass_config.h"
 #include "simtlm/error.h"
 
 namespace simtlm {
@@ -17,10 +18,14 @@ const DeviceOptions& checked(const DeviceOptions& options) {
   return options;
 }
 
+frontend::PassPipeline pipeline_for(const DeviceOptions& options) {
+  return runtime::pass_pipeline_from_config(options.config ? *options.config : Config());
+}
+
 }  // namespace
 
 DeviceImpl::DeviceImpl(DeviceOptions options)
-    : options_(checked(options)), backend_(runtime::make_backend(options_)) {}
+    : options_(checked(options)), pipeline_(pipeline_for(options_)), backend_(runtime::make_backend(options_)) {}
 
 ModuleHandle DeviceImpl::add_module(std::unique_ptr<ir::Module> module) {
   if (!module) throw Error(ErrorKind::Internal, "add_module: null module");
@@ -38,12 +43,26 @@ const LoadedModule& DeviceImpl::module(ModuleHandle handle) const {
   return modules_[handle - 1];
 }
 
+const ir::Module& DeviceImpl::module_for_launch(ModuleHandle handle, const Dim3& block) {
+  const LoadedModule& loaded = module(handle);
+  if (!pipeline_.needs_launch_shape()) return *loaded.module;
+  auto& variant = variants_[{handle, block.x, block.y, block.z}];
+  if (!variant) {
+    frontend::LaunchShape shape;
+    shape.block[0] = block.x;
+    shape.block[1] = block.y;
+    shape.block[2] = block.z;
+    variant = pipeline_.make_variant(*loaded.module, shape);
+  }
+  return *variant;
+}
+
 LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_name,
                                const LaunchConfig& config, const KernelArgs& args) {
   const LoadedModule& loaded = module(handle);
-  const ir::Module& module = *loaded.module;
+  runtime::check_launch_config(runtime::find_kernel(*loaded.module, kernel_name), config, options_);
+  const ir::Module& module = module_for_launch(handle, config.block);
   const ir::Function& kernel = runtime::find_kernel(module, kernel_name);
-  runtime::check_launch_config(kernel, config, options_);
 
   functional::LaunchRequest request;
   request.module = &module;

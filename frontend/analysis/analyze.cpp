@@ -26,24 +26,24 @@ bool reads_other_lanes(const ir::Function& fn) {
 }  // namespace
 
 FunctionAnalyses::FunctionAnalyses(const ir::Function& fn)
-    : function(fn),
-      cfg(fn),
+    : cfg(fn),
       dominators(compute_dominators(cfg)),
       post_dominators(compute_post_dominators(cfg)),
       loops(cfg, dominators),
       liveness(fn, cfg),
       registers(allocate_registers(fn, cfg, liveness)) {}
 
-std::unique_ptr<FunctionAnalyses> analyze_function(ir::Function& fn) {
+std::shared_ptr<const FunctionAnalyses> analyze_function(ir::Function& fn) {
   if (fn.blocks.empty() && !fn.insts.empty()) build_cfg(fn);
-  return std::make_unique<FunctionAnalyses>(fn);
+  return std::make_shared<const FunctionAnalyses>(fn);
 }
 
 void analyze(ir::Module& module) {
   for (ir::Function& fn : module.functions) {
     if (fn.insts.empty()) continue;
     build_cfg(fn);
-    FunctionAnalyses a(fn);
+    auto kept = std::make_shared<const FunctionAnalyses>(fn);
+    const FunctionAnalyses& a = *kept;
     set_reconvergence_points(fn, a.cfg, a.post_dominators);
     fn.analysis.loop_headers = a.loops.headers();
     fn.analysis.regs_per_thread = a.registers.regs_per_thread();
@@ -51,6 +51,9 @@ void analyze(ir::Module& module) {
     fn.analysis.max_live_regs32 = a.registers.max_live_regs32;
     fn.analysis.zero_all_registers = reads_other_lanes(fn);
     fn.analysis.registers_to_zero = a.liveness.live_at_entry().to_vector();
+    fn.analysis.phys_regs = a.registers.phys;
+    fn.analysis.phys_regs32 = a.registers.regs32;
+    fn.analysis.analyses = std::move(kept);
     fn.analysis.done = true;
   }
 }

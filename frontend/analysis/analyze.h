@@ -18,16 +18,21 @@ namespace simtlm::frontend::analysis {
 
 // Analyses every function with a body: builds Function::blocks, sets the
 // reconvergence pc of every divergent branch and fills Function::analysis
-// (regs_per_thread is the ptxas-like estimate RegisterAllocation::regs_per_thread()).
+// (regs_per_thread is the ptxas-like estimate RegisterAllocation::regs_per_thread(),
+// `analyses` keeps every result below).
 void analyze(ir::Module& module);
 
-// The full analysis results of one function, for passes and mechanisms that
-// need more than Function::analysis keeps (live sets per instruction,
-// physical register numbers, loop bodies, dominance queries). Objects refer to
-// `fn` and to each other: keep `fn` alive and unmodified while using them.
+// The full analysis results of one function, kept in
+// FunctionAnalysis::analyses for passes and mechanisms that need more than
+// the counts (live sets per instruction, physical register numbers, loop
+// bodies, dominance queries). The results hold no reference to the function
+// (copies of it may share them) but do refer to each other, so the bundle is
+// neither copied nor moved. Valid while the function's instructions and
+// blocks are those it was computed on.
 struct FunctionAnalyses {
   explicit FunctionAnalyses(const ir::Function& fn);
-  const ir::Function& function;
+  FunctionAnalyses(const FunctionAnalyses&) = delete;
+  FunctionAnalyses& operator=(const FunctionAnalyses&) = delete;
   Cfg cfg;
   DominatorTree dominators;
   DominatorTree post_dominators;
@@ -36,7 +41,8 @@ struct FunctionAnalyses {
   RegisterAllocation registers;
 };
 
-// Builds the CFG of `fn` (if not built yet) and computes every analysis.
-std::unique_ptr<FunctionAnalyses> analyze_function(ir::Function& fn);
+// Builds the CFG of `fn` (if not built yet) and computes every analysis
+// (without storing them in fn.analysis; analyze() does that).
+std::shared_ptr<const FunctionAnalyses> analyze_function(ir::Function& fn);
 
 }  // namespace simtlm::frontend::analysis

@@ -113,14 +113,16 @@ void build_cfg(ir::Function& fn) {
 }
 
 Cfg::Cfg(const ir::Function& fn)
-    : blocks_(&fn.blocks), num_blocks_(static_cast<uint32_t>(fn.blocks.size())) {
+    : num_blocks_(static_cast<uint32_t>(fn.blocks.size())) {
   const uint32_t n = static_cast<uint32_t>(fn.insts.size());
   succs_.resize(num_nodes());
   preds_.resize(num_nodes());
   block_of_.assign(n, 0);
+  bounds_.reserve(num_blocks_);
   std::vector<uint32_t> targets;
   for (uint32_t bi = 0; bi < num_blocks_; ++bi) {
     const ir::BasicBlock& b = fn.blocks[bi];
+    bounds_.emplace_back(b.first, b.last);
     for (uint32_t i = b.first; i < b.last; ++i) block_of_[i] = bi;
     succs_[bi] = b.succs;
     terminator_targets(fn, b.last, targets);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "frontend/ir/module.h"
@@ -21,6 +22,10 @@ void build_cfg(ir::Function& fn);
 
 // Read-only graph view over Function::blocks with the virtual exit node.
 // Node ids: 0..num_blocks()-1 are blocks (0 is the entry), num_blocks() is exit.
+// The view copies what it needs of the blocks, so it stays valid when the
+// function is copied or moved (FunctionAnalysis::analyses outlives neither
+// the instructions nor the blocks it was computed on, but may be shared by
+// copies of the function).
 class Cfg {
  public:
   // `fn.blocks` must be built (build_cfg).
@@ -38,8 +43,8 @@ class Cfg {
 
   // Block containing instruction `inst`.
   uint32_t block_of(uint32_t inst) const { return block_of_[inst]; }
-  uint32_t first_inst(uint32_t block) const { return (*blocks_)[block].first; }
-  uint32_t end_inst(uint32_t block) const { return (*blocks_)[block].last; }
+  uint32_t first_inst(uint32_t block) const { return bounds_[block].first; }
+  uint32_t end_inst(uint32_t block) const { return bounds_[block].second; }
   // True when the block has an edge to the virtual exit.
   bool exits(uint32_t block) const;
   // Reachable from the entry.
@@ -48,7 +53,7 @@ class Cfg {
   const std::vector<uint32_t>& rpo() const { return rpo_; }
 
  private:
-  const std::vector<ir::BasicBlock>* blocks_;
+  std::vector<std::pair<uint32_t, uint32_t>> bounds_;  // per block: first, one past the last instruction
   uint32_t num_blocks_;
   std::vector<std::vector<uint32_t>> succs_, preds_;
   std::vector<uint32_t> block_of_;

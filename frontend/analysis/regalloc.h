@@ -27,10 +27,11 @@
 
 namespace simtlm::frontend::analysis {
 
-inline constexpr uint32_t kNoPhysReg = 0xFFFFFFFFu;
-// RegisterAllocation::phys of a register that holds a constant-bank value
-// (see RegAllocOptions): it has no physical register of its own.
-inline constexpr uint32_t kConstantBank = 0xFFFFFFFEu;
+// RegisterAllocation::phys of unreferenced registers and of registers that
+// hold a constant-bank value (see RegAllocOptions); defined in the IR so that
+// FunctionAnalysis::phys_regs can be read without this header.
+using ir::kConstantBank;
+using ir::kNoPhysReg;
 
 // Calibration of the "Used N registers" estimate: ptxas reports 4 registers
 // for an empty sm_75 kernel and, over the kernels of

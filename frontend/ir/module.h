@@ -1,8 +1,9 @@
 // A parsed PTX module: module-scope variables, functions (kernels are
 // functions with is_entry), their registers, instructions and basic blocks,
 // plus the results of the analyses that later stages need (reconvergence
-// points, register counts, local memory size). Built once, then shared
-// read-only by every warp, SM and backend.
+// points, register counts and physical numbering, liveness, loops, local
+// memory size). Built once, then shared read-only by every warp, SM and
+// backend.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +13,21 @@
 #include <string>
 #include <vector>
 
+#include "frontend/ir/annotations.h"
 #include "frontend/ir/instruction.h"
 
+namespace simtlm::frontend::analysis {
+struct FunctionAnalyses;  // frontend/analysis/analyze.h
+}
+
 namespace simtlm::ir {
+
+// FunctionAnalysis::phys_regs of a register the function never references.
+inline constexpr uint32_t kNoPhysReg = 0xFFFFFFFFu;
+// FunctionAnalysis::phys_regs of a register that holds a constant-bank value
+// (kernel parameter, %ntid, %nctaid; see analysis::RegAllocOptions): it has
+// no physical register of its own.
+inline constexpr uint32_t kConstantBank = 0xFFFFFFFEu;
 
 // A virtual register (`%r12`, `%f3`, `%p1`, `%rd7`, or any named `.reg`).
 struct Register {
@@ -70,6 +83,19 @@ struct FunctionAnalysis {
   // observe. Unanalysed functions zero everything.
   bool zero_all_registers = true;
   std::vector<uint32_t> registers_to_zero;
+  // The register allocation's physical numbering, per virtual register
+  // (Function::regs index): first physical 32-bit register (pairs and quads
+  // are aligned), or predicate number for .pred registers; kNoPhysReg or
+  // kConstantBank (see above). Register-bank and per-register models index
+  // their state by these numbers.
+  std::vector<uint32_t> phys_regs;
+  uint32_t phys_regs32 = 0;  // 32-bit physical registers the colouring used
+  // Every analysis result (CFG, dominators, loops, per-instruction live-in
+  // and live-out sets, the register allocation) for passes and the timing
+  // model: immutable, shared by copies of the function (kernel variants).
+  // Valid for the instructions and blocks it was computed on: a pass that
+  // changes them must run analysis::analyze() again. Null before analysis.
+  std::shared_ptr<const frontend::analysis::FunctionAnalyses> analyses;
 };
 
 // A .entry (kernel) or .func.
@@ -100,6 +126,9 @@ struct Function {
   // module load instead (functional::LaunchRequest::var_addresses).
   std::vector<uint64_t> var_offsets;
   FunctionAnalysis analysis;
+  // Values that passes attach per instruction for the timing model (see
+  // annotations.h); empty unless a pass that annotates is enabled.
+  InstructionAnnotations annotations;
   SourceLoc loc;
 };
 

@@ -140,6 +140,12 @@ std::vector<ConfigKey> build_schema() {
                 kDecision));
   t.push_back(I("sim.trace.sm", -1, -1, "SM index", -1, 1023,
                 "SM traced in the VCD; -1 traces every SM.", kDecision));
+  t.push_back(S("frontend.passes", "", "",
+                "Options of the front-end pass pipeline: 'pass.key=value' items separated by ';' "
+                "(e.g. 'name.enabled=true; name.limit=4'). 'enabled' switches a pass on or off; other keys are "
+                "the pass's own. Unknown passes and keys are errors. Built-in passes: inline_calls, "
+                "layout_memory, analyze (required, no options).",
+                kDecision));
 
   // ---------------------------------------------------------------- GPU top
   t.push_back(S("gpu.name", "GTX480", "Tesla C2050",
