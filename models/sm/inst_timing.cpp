@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "frontend/analysis/regalloc.h"
 #include "models/sm/extension_timing.h"
 #include "simtlm/error.h"
 
@@ -99,6 +100,26 @@ MemPath extension_path(const ExtensionTiming& ext, const DecodedInst& d, const i
                                   " of this platform does not have");
 }
 
+// Appends the physical 32-bit registers of virtual register `reg` to `out`
+// (distinct, at most `cap`): none for predicates and constant-bank values.
+void add_bank_regs(const ir::Function& fn, uint32_t reg, uint32_t* out, uint8_t& n, unsigned cap) {
+  const ir::Register& r = fn.regs[reg];
+  const uint32_t units = frontend::analysis::reg_units(r);
+  uint32_t first = reg;
+  if (!fn.analysis.phys_regs.empty()) {
+    first = fn.analysis.phys_regs[reg];
+    if (first == ir::kNoPhysReg || first == ir::kConstantBank) return;
+  } else if (units == 0) {
+    return;
+  }
+  for (uint32_t k = 0; k < units; ++k) {
+    const uint32_t p = first + k;
+    bool known = false;
+    for (unsigned i = 0; i < n; ++i) known = known || out[i] == p;
+    if (!known && n < cap) out[n++] = p;
+  }
+}
+
 ExecUnit resolve(ExecUnit u, const SmParams& p) {
   if (u == ExecUnit::Int && p.int_unit.count == 0) return ExecUnit::Sp;
   if (u == ExecUnit::Dp && p.dp.count == 0) return ExecUnit::Sfu;
@@ -111,6 +132,7 @@ KernelTiming::KernelTiming(const functional::LaunchContext& ctx, const SmParams&
     : ctx_(&ctx), num_regs_(static_cast<uint32_t>(ctx.kernel().regs.size())) {
   const uint32_t n = ctx.num_instructions() + 1;  // + implicit exit
   const unsigned w = ctx.warp_size();
+  const ir::Function& fn = ctx.kernel();
   insts_.resize(n);
   for (uint32_t pc = 0; pc < n; ++pc) {
     const DecodedInst& d = ctx.decoded(pc);
@@ -138,6 +160,10 @@ KernelTiming::KernelTiming(const functional::LaunchContext& ctx, const SmParams&
       }
     }
 
+    for (unsigned i = 0; i < t.num_src; ++i) add_bank_regs(fn, t.src[i], t.rf_reads, t.num_rf_reads, InstTiming::kMaxRfReads);
+    for (unsigned i = 0; i < t.num_dst; ++i) {
+      add_bank_regs(fn, t.dst[i], t.rf_writes, t.num_rf_writes, InstTiming::kMaxRfWrites);
+    }
     for (unsigned i = 0; i < t.num_src + t.num_dst; ++i) {
       const uint32_t r = i < t.num_src ? t.src[i] : t.dst[i - t.num_src];
       if (r < 128) {

@@ -82,6 +82,16 @@ struct alignas(64) InstTiming {
   uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
   uint32_t dst[kMaxDst] = {};       // register indices written
   const ExtensionTiming* extension = nullptr;  // registered timing of an extension instruction
+  // The physical 32-bit registers read and written at the register banks
+  // (FunctionAnalysis::phys_regs; a 64-bit value is 2, a 128-bit value 4;
+  // predicates and constant-bank values take no bank access). Virtual
+  // register numbers stand in for a kernel without a register allocation.
+  static constexpr unsigned kMaxRfReads = 24;
+  static constexpr unsigned kMaxRfWrites = 8;
+  uint8_t num_rf_reads = 0;
+  uint8_t num_rf_writes = 0;
+  uint32_t rf_reads[kMaxRfReads] = {};
+  uint32_t rf_writes[kMaxRfWrites] = {};
   bool is_memory() const { return unit == ExecUnit::Ldst; }
 };
 

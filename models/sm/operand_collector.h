@@ -20,7 +20,8 @@ inline size_t earliest_index(const std::vector<uint64_t>& v) {
 
 class OperandCollector {
  public:
-  explicit OperandCollector(const SmParams& p) : banks_(p.regfile_banks, p.regfile_ports_per_bank) {
+  explicit OperandCollector(const SmParams& p)
+      : banks_(p.regfile_banks, p.regfile_ports_per_bank, p.regfile_write_ports_per_bank) {
     units_.resize(kNumCollectorSets);
     units_[static_cast<unsigned>(CollectorSet::Alu)].assign(p.collector_units, 0);
     units_[static_cast<unsigned>(CollectorSet::Sfu)].assign(p.collector_units_sfu, 0);
@@ -35,8 +36,27 @@ class OperandCollector {
   // Reads the instruction's sources (warp `slot`, issue cycle c); returns the
   // cycle the operands are collected.
   uint64_t read(const InstTiming& info, uint32_t slot, uint64_t c) {
-    return banks_.read(info.src, info.num_src, slot, c);
+    uint64_t done = banks_.read(info.rf_reads, info.num_rf_reads, slot, c);
+    if (state_ != nullptr) {
+      // A register the state model holds back is read when it becomes readable.
+      for (unsigned i = 0; i < info.num_rf_reads; ++i) {
+        const uint64_t at = state_->readable_at(slot, info.rf_reads[i], c);
+        if (at > c) done = std::max(done, at + 1);
+      }
+    }
+    return done;
   }
+  // Writes the instruction's destinations back (warp `slot`, from cycle c);
+  // returns the cycle the last write is done.
+  uint64_t write(const InstTiming& info, uint32_t slot, uint64_t c) {
+    const uint64_t done = banks_.write(info.rf_writes, info.num_rf_writes, slot, c);
+    if (state_ != nullptr) {
+      for (unsigned i = 0; i < info.num_rf_writes; ++i) state_->written(slot, info.rf_writes[i], done);
+    }
+    return done;
+  }
+  // Per-(warp, register) state kept by a mechanism (not owned; nullptr: none).
+  void set_state_model(regfile::RegisterStateModel* model) { state_ = model; }
   // The earliest free unit of the set dispatches at `exec` (busy until then).
   void dispatch(CollectorSet set, uint64_t exec) {
     std::vector<uint64_t>& u = units_[static_cast<unsigned>(set)];
@@ -48,6 +68,7 @@ class OperandCollector {
  private:
   regfile::RegisterBanks banks_;
   std::vector<std::vector<uint64_t>> units_;  // per CollectorSet: cycle each unit is free
+  regfile::RegisterStateModel* state_ = nullptr;
 };
 
 }  // namespace simtlm::models

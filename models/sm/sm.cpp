@@ -164,35 +164,47 @@ SmStats& Sm::stats() {
   stats_.const_misses = ldst_.const_cache().misses;
   stats_.regfile_reads = collector_.banks().reads();
   stats_.regfile_bank_conflicts = collector_.banks().conflicts();
+  stats_.regfile_writes = collector_.banks().writes();
+  stats_.regfile_write_conflicts = collector_.banks().write_conflicts();
   return stats_;
 }
 
 // ---------------------------------------------------------------- completions
 
-void Sm::writeback(uint32_t slot, const InstTiming& info, uint64_t c) {
+bool Sm::write_registers(uint32_t slot, const InstTiming& info, uint64_t c) {
+  const uint64_t done = collector_.write(info, slot, c);
+  if (done == c) return true;
+  writebacks_.release(done, slot, info);  // released when the delayed write is done
+  return false;
+}
+
+void Sm::release(uint32_t slot, const InstTiming& info, uint64_t c) {
   scoreboard_.release(warps_[slot], info);
   if (!bus_.empty()) {
     const RegisterAccess a{c, slot, &info};
     bus_.publish([&](SmObserver& o) { o.on_writeback(a); });
   }
+  ctas_.op_done(slot);
 }
 
 void Sm::memory_piece_done(uint32_t op, uint64_t c) {
   uint32_t slot = 0;
   const InstTiming* info = nullptr;
   if (!ldst_.piece_done(op, slot, info)) return;
-  if (info->num_dst != 0) writeback(slot, *info, c);
-  ctas_.op_done(slot);
+  if (info->num_dst == 0) {
+    ctas_.op_done(slot);
+  } else if (write_registers(slot, *info, c)) {
+    release(slot, *info, c);
+  }
 }
 
 void Sm::process_completions(uint64_t c) {
   while (writebacks_.due(c)) {
     const WritebackQueue::Event e = writebacks_.pop();
-    if (e.slot != kNoSlot) {
-      writeback(e.slot, *e.info, c);
-      ctas_.op_done(e.slot);
-    } else {
+    if (e.slot == kNoSlot) {
       memory_piece_done(e.op, c);
+    } else if (e.written || write_registers(e.slot, *e.info, c)) {
+      release(e.slot, *e.info, c);
     }
   }
   ldst_.deliver_responses(c, [&](uint32_t op) { memory_piece_done(op, c); });

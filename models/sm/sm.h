@@ -100,6 +100,9 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   // Appends an issue gate (not owned), asked after the built-in ones.
   void add_issue_gate(IssueGate& gate) { issue_.add_gate(gate); }
   const std::vector<IssueGate*>& issue_gates() const { return issue_.gates(); }
+  // Per-(warp, physical register) state of a mechanism (GREENER, FineReg):
+  // reads wait until it says a register is readable; it hears every write.
+  void set_register_state_model(regfile::RegisterStateModel* model) { collector_.set_state_model(model); }
   // Stops offering the warps of the CTA in `cta_slot` to the schedulers, or
   // offers them again (FineReg-style CTA switching). Operations in flight
   // complete normally; a suspended CTA completes only after its resumption.
@@ -146,7 +149,12 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
 
   void credit_until(uint64_t cycle);
   void process_completions(uint64_t c);
-  void writeback(uint32_t slot, const InstTiming& info, uint64_t c);
+  // Writes the destinations of warp `slot`'s instruction to the register
+  // banks; false when a port conflict delays the write (a release is queued).
+  bool write_registers(uint32_t slot, const InstTiming& info, uint64_t c);
+  // The destinations are written: scoreboard release, writeback event, the
+  // operation is done.
+  void release(uint32_t slot, const InstTiming& info, uint64_t c);
   void memory_piece_done(uint32_t op, uint64_t c);
   uint64_t next_wake(uint64_t c) const;
   void raise_fault(std::exception_ptr e);

@@ -79,7 +79,8 @@ struct SmParams {
 
   // Operand collection.
   uint32_t regfile_banks = 16;
-  uint32_t regfile_ports_per_bank = 1;
+  uint32_t regfile_ports_per_bank = 1;        // read ports
+  uint32_t regfile_write_ports_per_bank = 1;
   uint32_t collector_units = 6;      // SP/INT/DP instructions
   uint32_t collector_units_sfu = 8;
   uint32_t collector_units_mem = 2;

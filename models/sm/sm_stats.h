@@ -53,8 +53,10 @@ struct SmStats {
   uint64_t ibuffer_flushes = 0;   // redirects after taken/divergent branches and reconvergence
 
   // Operand collection.
-  uint64_t regfile_reads = 0;
+  uint64_t regfile_reads = 0;            // 32-bit physical registers read
   uint64_t regfile_bank_conflicts = 0;
+  uint64_t regfile_writes = 0;           // 32-bit physical registers written
+  uint64_t regfile_write_conflicts = 0;  // writes that found their bank's ports taken
 
   // Shared memory.
   uint64_t smem_instructions = 0;

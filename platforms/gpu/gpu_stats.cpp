@@ -122,8 +122,11 @@ void GpuPlatform::register_stats() {
     g.counter("icache_hits", &s.icache_hits, "accesses", "instruction cache hits");
     g.counter("icache_misses", &s.icache_misses, "accesses", "instruction cache misses");
     g.counter("ibuffer_flushes", &s.ibuffer_flushes, "flushes", "instruction buffer flushes");
-    g.counter("regfile_reads", &s.regfile_reads, "accesses", "register bank reads");
+    g.counter("regfile_reads", &s.regfile_reads, "accesses", "register bank reads (32-bit physical registers)");
     g.counter("regfile_bank_conflicts", &s.regfile_bank_conflicts, "cycles", "register bank conflicts");
+    g.counter("regfile_writes", &s.regfile_writes, "accesses", "register bank writes (32-bit physical registers)");
+    g.counter("regfile_write_conflicts", &s.regfile_write_conflicts, "accesses",
+              "register writes that found their bank's ports taken by earlier reads");
     g.counter("smem_instructions", &s.smem_instructions, "instructions", "shared-memory instructions");
     g.counter("smem_passes", &s.smem_passes, "passes", "shared-memory bank passes");
     g.counter("smem_bank_conflicts", &s.smem_bank_conflicts, "passes", "extra shared-memory passes (conflicts)");

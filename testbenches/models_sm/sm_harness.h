@@ -184,6 +184,7 @@ class SmBench {
   }
 
   Sm& sm() { return *sm_; }
+  const ir::Module& module() const { return *module_; }
   MemTarget& target() { return *target_; }
   functional::GlobalMemory& memory() { return mem_; }
   functional::GlobalMemory& reference_memory() { return ref_; }

@@ -82,6 +82,28 @@ TEST(SmResources, RegisterBanksSerialiseSameBankReads) {
   EXPECT_EQ(banks.read(nullptr, 0, 0, 40), 41u);
 }
 
+TEST(SmResources, RegisterBankWritesSerialiseOnTheirOwnPorts) {
+  regfile::RegisterBanks banks(16, 1, 1);
+  const uint32_t same[2] = {1, 17};
+  EXPECT_EQ(banks.write(same, 2, 0, 10), 11u);  // one write port: the second write lands a cycle later
+  EXPECT_EQ(banks.write_conflicts(), 1u);
+  EXPECT_EQ(banks.writes(), 2u);
+  // The bank's write port is busy in cycle 11 now; another bank's is not.
+  const uint32_t r1[1] = {1};
+  const uint32_t r2[1] = {2};
+  EXPECT_EQ(banks.write(r1, 1, 0, 11), 12u);
+  EXPECT_EQ(banks.write(r2, 1, 0, 11), 11u);
+  EXPECT_EQ(banks.write_conflicts(), 2u);
+  // Reads have their own ports: a read of the bank being written is not delayed.
+  EXPECT_EQ(banks.read(r1, 1, 0, 11), 12u);
+  EXPECT_EQ(banks.conflicts(), 0u);
+  // Two write ports take both writes in one cycle.
+  regfile::RegisterBanks two(16, 1, 2);
+  EXPECT_EQ(two.write(same, 2, 0, 10), 10u);
+  EXPECT_EQ(two.write_conflicts(), 0u);
+  EXPECT_EQ(two.write(nullptr, 0, 0, 20), 20u);
+}
+
 TEST(SmResources, SharedMemoryBankConflictDegree) {
   smem::Banks banks(32, 4);
   uint64_t a[32];

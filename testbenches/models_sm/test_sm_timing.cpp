@@ -49,10 +49,11 @@ TEST(SmTiming, IndependentInstructionsIssueBackToBack) {
 }
 
 TEST(SmTiming, RegisterBankConflictDelaysOperands) {
-  // %r1 and %r17 share a bank (16 banks): the first add collects its
-  // operands in two cycles, so its dependent issues latency + 2 later.
+  // With one bank, the first add's two sources (%r1, %r17) are read in two
+  // cycles, so its dependent issues latency + 2 later.
   SmParams p = test_params();
   p.op_int.add.latency = 4;
+  p.regfile_banks = 1;
   SmBench b(kTimingPtx, p);
   b.launch("conflict", dim(1), dim(32), Args());
   b.run();
@@ -61,8 +62,73 @@ TEST(SmTiming, RegisterBankConflictDelaysOperands) {
   ASSERT_EQ(c.size(), 3u);
   EXPECT_EQ(c[1] - c[0], 6u);
   SmStats& s = b.sm().stats();
-  EXPECT_EQ(s.regfile_bank_conflicts, 1u);
+  EXPECT_EQ(s.regfile_bank_conflicts, 2u);  // each add's second source waits a cycle
   EXPECT_EQ(s.regfile_reads, 4u);
+  EXPECT_EQ(s.regfile_writes, 2u);
+}
+
+TEST(SmTiming, RegisterBanksArePhysicalRegisters) {
+  // With 16 banks, whether %r1 and %r17 conflict depends on the physical
+  // registers the front end's allocation gave them, not on their names
+  // (virtual %r1 and %r17 would share bank 1).
+  SmParams p = test_params();
+  p.op_int.add.latency = 4;
+  SmBench b(kTimingPtx, p);
+  const ir::Function& k = *b.module().find_kernel("conflict");
+  auto index = [&](const char* name) {
+    for (size_t i = 0; i < k.regs.size(); ++i) {
+      if (k.regs[i].name == name) return static_cast<uint32_t>(i);
+    }
+    ADD_FAILURE() << name;
+    return 0u;
+  };
+  ASSERT_FALSE(k.analysis.phys_regs.empty());
+  const uint32_t p1 = k.analysis.phys_regs[index("%r1")];
+  const uint32_t p17 = k.analysis.phys_regs[index("%r17")];
+  ASSERT_NE(p1, p17);  // both live at once
+  const bool share = p1 % 16 == p17 % 16;
+  b.launch("conflict", dim(1), dim(32), Args());
+  b.run();
+  ASSERT_TRUE(b.all_done());
+  const auto c = issue_cycles(b.trace);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[1] - c[0], share ? 6u : 5u);
+  EXPECT_EQ(b.sm().stats().regfile_bank_conflicts, share ? 1u : 0u);
+}
+
+// Registers of warp slot 0 are readable only from cycle `from` (a drowsy
+// register file waking up); every write is counted.
+struct WakingRegisters : regfile::RegisterStateModel {
+  explicit WakingRegisters(uint64_t from) : from(from) {}
+  uint64_t readable_at(uint32_t warp, uint32_t, uint64_t cycle) override {
+    ++reads;
+    return warp == 0 && cycle < from ? from : cycle;
+  }
+  void written(uint32_t, uint32_t, uint64_t) override { ++writes; }
+  uint64_t from;
+  uint64_t reads = 0, writes = 0;
+};
+
+TEST(SmTiming, ARegisterStateModelDelaysReadsAndHearsWrites) {
+  SmParams p = test_params();
+  p.op_int.add.latency = 6;
+  SmBench b(kTimingPtx, p);
+  WakingRegisters model(500);
+  b.sm().set_register_state_model(&model);
+  b.launch("chain", dim(1), dim(32), Args());
+  b.run();
+  ASSERT_TRUE(b.all_done());
+  const auto c = issue_cycles(b.trace);
+  ASSERT_EQ(c.size(), 17u);
+  ASSERT_LT(c[0], 500u);
+  // The first add's operand is read when the register wakes (cycle 500):
+  // collected at 501, written back at 507, the dependent issues then.
+  EXPECT_EQ(c[1], 501u + 6u);
+  for (size_t i = 2; i < 16; ++i) EXPECT_EQ(c[i] - c[i - 1], 7u) << i;
+  SmStats& s = b.sm().stats();
+  EXPECT_EQ(model.reads, s.regfile_reads);
+  EXPECT_EQ(model.writes, s.regfile_writes);
+  EXPECT_EQ(s.regfile_writes, 16u);  // one 32-bit register per add
 }
 
 TEST(SmTiming, SfuInitiationIntervalSpacesIssue) {
