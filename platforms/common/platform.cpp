@@ -227,7 +227,8 @@ void Platform::place(unsigned i) {
   }
   Sm& sm = *sms_.at(i);
   if (!sm.can_admit(launch_.shape)) {
-    throw Error(ErrorKind::Internal, "CTA placement placed a CTA on " + std::string(sm.name()) + ", which cannot admit it");
+    throw Error(ErrorKind::Internal,
+                "CTA placement placed a CTA on " + std::string(sm.name()) + ", which cannot admit it");
   }
   const uint64_t cta = launch_.next_cta++;
   sm.launch_cta(*launch_.ctx, cta);
