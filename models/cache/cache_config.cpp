@@ -4,22 +4,10 @@
 
 #include "models/cache/cache_params.h"
 #include "models/common/clock_domain.h"
+#include "models/common/config_parse.h"
 #include "simtlm/config.h"
 
 namespace simtlm::models {
-
-namespace {
-
-template <typename T>
-T parse_or_throw(bool (*parse)(const std::string&, T&), const Config& cfg, const std::string& key) {
-  T out{};
-  if (!parse(cfg.str(key), out)) {
-    throw Error(ErrorKind::Config, key + " '" + cfg.str(key) + "' is not supported by the platform");
-  }
-  return out;
-}
-
-}  // namespace
 
 CacheParams l2_params_from_config(const Config& cfg) {
   CacheParams p;
@@ -34,10 +22,10 @@ CacheParams l2_params_from_config(const Config& cfg) {
   p.miss_queue = cfg.u32("gpu.l2.miss_queue_entries");
   p.response_queue = cfg.u32("gpu.l2.response_queue_entries");
   p.data_port_bytes = cfg.u32("gpu.l2.data_port_bytes");
-  p.write_policy = parse_or_throw(&parse_write_policy, cfg, "gpu.l2.write_policy");
+  p.write_policy = parse_config_choice(&parse_write_policy, cfg, "gpu.l2.write_policy");
   p.write_allocate = cfg.boolean("gpu.l2.write_allocate");
-  p.allocate_on = parse_or_throw(&parse_allocate_policy, cfg, "gpu.l2.allocate_on");
-  p.replacement = parse_or_throw(&parse_replacement_policy, cfg, "gpu.l2.replacement");
+  p.allocate_on = parse_config_choice(&parse_allocate_policy, cfg, "gpu.l2.allocate_on");
+  p.replacement = parse_config_choice(&parse_replacement_policy, cfg, "gpu.l2.replacement");
   // A slice sees every slices-th interleave chunk; an XOR-folded set index
   // spreads those lines over all sets (a linear index would use a fraction).
   p.set_index = SetIndex::Xor;

@@ -3,23 +3,11 @@
 #include <string>
 
 #include "models/common/clock_domain.h"
+#include "models/common/config_parse.h"
 #include "models/dram/dram_params.h"
 #include "simtlm/config.h"
 
 namespace simtlm::models {
-
-namespace {
-
-template <typename T>
-T parse_or_throw(bool (*parse)(const std::string&, T&), const Config& cfg, const std::string& key) {
-  T out{};
-  if (!parse(cfg.str(key), out)) {
-    throw Error(ErrorKind::Config, key + " '" + cfg.str(key) + "' is not supported by the platform");
-  }
-  return out;
-}
-
-}  // namespace
 
 DramParams dram_params_from_config(const Config& cfg, uint64_t channel_interleave) {
   DramParams p;
@@ -37,7 +25,7 @@ DramParams dram_params_from_config(const Config& cfg, uint64_t channel_interleav
   } else if (!parse_dram_scheduler(sched, p.scheduler)) {
     throw Error(ErrorKind::Config, "gpu.dram.scheduler '" + sched + "' is not supported by the DRAM channel");
   }
-  p.page_policy = parse_or_throw(&parse_page_policy, cfg, "gpu.dram.page_policy");
+  p.page_policy = parse_config_choice(&parse_page_policy, cfg, "gpu.dram.page_policy");
   p.return_queue_size = cfg.u32("gpu.dram.return_queue_size");
   DramTiming& t = p.timing;
   t.tCL = cfg.u32("gpu.dram.timing.tCL");

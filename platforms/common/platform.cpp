@@ -217,8 +217,14 @@ void Platform::start_method() {
 }
 
 void Platform::dispatch() {
-  Dispatch target(*this);
-  placement_->place(target);
+  // A policy's error (or an SM refusing a CTA) ends the launch like a device
+  // fault: run() rethrows it to the caller instead of it escaping the SC_METHOD.
+  try {
+    Dispatch target(*this);
+    placement_->place(target);
+  } catch (...) {
+    fail(std::current_exception());
+  }
 }
 
 void Platform::place(unsigned i) {

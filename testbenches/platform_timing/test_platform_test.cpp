@@ -70,6 +70,14 @@ class OnlySmOne final : public platforms::CtaPlacement {
 
 const platforms::CtaPlacementRegistration kOnlySmOne("test_only_sm1", [] { return std::make_unique<OnlySmOne>(); });
 
+// A faulty policy: places every CTA on SM 0 without asking whether it fits.
+class Overfill final : public platforms::CtaPlacement {
+ public:
+  void place(platforms::PlacementTarget& t) override {
+    while (t.waiting() != 0) t.place(0);
+  }
+};
+
 // A vector add of `n` floats in CTAs of `block` threads on `p`; checks the sums
 // and returns the launch's figures.
 platforms::LaunchFigures run_vec_add(platforms::Platform& p, unsigned n, unsigned block) {
@@ -135,6 +143,20 @@ TEST(TestPlatform, PlacementPolicyPutsEveryCtaOnSmOne) {
   EXPECT_EQ(p->registry().value("tiny.occupancy.max_ctas_per_sm", total),
             p->registry().value("tiny.sm[1].launch_max_resident_ctas", total));
   EXPECT_EQ(p->registry().value("tiny.sm[0].launch_max_resident_ctas", total), 0.0);
+}
+
+TEST(TestPlatform, APlacementCannotOverfillAnSm) {
+  auto p = tiny();
+  p->set_cta_placement(std::make_unique<Overfill>());
+  try {
+    // 64 CTAs of 128 threads: SM 0 holds at most 8 (gpu.sm.max_ctas).
+    run_vec_add(*p, 64 * 128, 128);
+    ADD_FAILURE() << "the launch ended without an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Internal) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot admit"), std::string::npos) << e.what();
+  }
+  EXPECT_LE(p->sm(0).stats().ctas_launched, 8u);
 }
 
 TEST(TestPlatform, RoundRobinIsTheDefaultAndRegistered) {
