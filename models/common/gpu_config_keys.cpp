@@ -17,6 +17,13 @@ void gpu_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("gpu.global_memory_bytes", 1536 * MiB, "bytes", 1 * MiB, 1024 * GiB,
                 "Device global memory capacity; device allocations beyond it fail.",
                 "NVIDIA product specifications: GTX 480 1536 MB GDDR5, Tesla C2050 3 GB GDDR5"));
+  // The values are the CtaPlacement policies registered in platforms/common
+  // (cta_placement.h); a test checks that each one is registered.
+  t.push_back(E("gpu.cta_placement", "round_robin", {"round_robin"},
+                "How the CTA dispatcher places a launch's CTAs on SMs: round_robin = one CTA per SM that can "
+                "admit one, SM by SM, starting after the SM that received the last, repeated while any SM takes "
+                "one (at the launch and after every CTA completion).",
+                kDecision));
 }
 
 void clock_keys(std::vector<ConfigKey>& t) {

@@ -10,6 +10,10 @@
 //   const CtaPlacementRegistration reg("my_placement", [] { return std::make_unique<MyPlacement>(); });
 //   platform.set_cta_placement(make_cta_placement("my_placement"));
 //
+// The configuration chooses one by gpu.cta_placement, whose allowed values
+// (models/common/gpu_config_keys.cpp) are the policies built into the
+// platforms library; a test checks that each of them is registered.
+//
 // "round_robin" (the default of every platform) is GPGPU-Sim's issue order:
 // one CTA per SM that can admit one, SM by SM, starting after the SM that
 // received the last CTA, repeated while any SM takes a CTA.

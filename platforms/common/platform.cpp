@@ -32,7 +32,7 @@ Platform::Platform(const sc_core::sc_module_name& name, const Config& cfg)
     : sc_core::sc_module(name),
       cfg_(cfg),
       core_clock_(models::period_from_mhz(cfg.f64("gpu.clocks.core_mhz"))),
-      placement_(make_cta_placement("round_robin")),
+      placement_(make_cta_placement(cfg.str("gpu.cta_placement"))),
       registry_(std::make_shared<stats::Registry>()) {
   limits_.watchdog_cycles = cfg_.u64("sim.watchdog_cycles");
   limits_.max_cycles = cfg_.u64("sim.max_cycles");

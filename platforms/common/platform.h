@@ -4,8 +4,8 @@
 // with add_sm() and calls finish_construction(); everything below is then
 // common:
 //
-//   - dispatch: CTAs go to SMs through a pluggable CtaPlacement (default
-//     "round_robin", cta_placement.h), each SM's allocators admitting them;
+//   - dispatch: CTAs go to SMs through a pluggable CtaPlacement
+//     (gpu.cta_placement, cta_placement.h), each SM's allocators admitting them;
 //   - launch driving: run() called from sc_main (or any code outside the
 //     simulation) drives it with sc_start() until the launch pauses it
 //     (sc_pause); called from an SC_THREAD of a running simulation (a CPU model
@@ -83,7 +83,8 @@ class Platform : public sc_core::sc_module {
     progress_cb_ = std::move(cb);
     limits_.progress_every = every_cycles;
   }
-  // Replaces the CTA placement policy (between launches; Error(Usage) during one).
+  // Replaces the CTA placement policy gpu.cta_placement chose (between
+  // launches; Error(Usage) during one), e.g. with a test's own policy.
   void set_cta_placement(std::unique_ptr<CtaPlacement> placement);
 
   const Config& config() const { return cfg_; }

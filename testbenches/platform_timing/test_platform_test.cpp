@@ -172,6 +172,12 @@ TEST(TestPlatform, RoundRobinIsTheDefaultAndRegistered) {
   }
 }
 
+TEST(TestPlatform, EveryConfigurablePlacementIsRegistered) {
+  const ConfigKey* key = find_config_key("gpu.cta_placement");
+  ASSERT_NE(key, nullptr);
+  for (const std::string& name : key->allowed) EXPECT_NO_THROW(platforms::make_cta_placement(name)) << name;
+}
+
 TEST(TestPlatform, BuildersAreChosenByName) {
   const std::vector<std::string> names = platforms::platform_names();
   EXPECT_NE(std::find(names.begin(), names.end(), "gpu"), names.end());
