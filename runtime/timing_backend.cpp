@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "functional/executor.h"
-#include "platforms/gpu/gpu_platform.h"
+#include "platforms/common/platform_registry.h"
 
 namespace simtlm::runtime {
 
@@ -26,7 +26,7 @@ TimingBackend::TimingBackend(const DeviceOptions& options) : progress_(options.p
                                        std::to_string(cfg.u32("gpu.sm.warp_size")));
   }
   timing_device_created = true;
-  platform_ = std::make_unique<platforms::GpuPlatform>("gpu", cfg);
+  platform_ = platforms::make_platform("gpu", cfg);
   platform_->keep_kernel_windows(options.launch_records);
   if (progress_) {
     platform_->set_progress_callback([this](const platforms::RunProgress& p) {

@@ -1,5 +1,6 @@
-// Backend::Timing: runs launches on the SystemC/TLM-2.0 GPU model
-// (platforms/gpu). The platform is elaborated once, when the device is
+// Backend::Timing: runs launches on the SystemC/TLM-2.0 model of the platform
+// sim.platform names (built by the platform registry; "gpu" = platforms/gpu).
+// The platform is elaborated once, when the device is
 // created, from DeviceOptions::config; every launch then runs on it with
 // sc_start until its last CTA completes, kernel after kernel. SystemC
 // elaborates once per process, so a process has at most one timing device.
@@ -15,7 +16,7 @@
 #include "runtime/backend.h"
 
 namespace simtlm::platforms {
-class GpuPlatform;
+class Platform;
 }
 
 namespace simtlm::runtime {
@@ -32,10 +33,10 @@ class TimingBackend final : public LaunchBackend {
   nlohmann::ordered_json stats_tree() const override;
   std::string summary() const override;
 
-  platforms::GpuPlatform& platform() { return *platform_; }
+  platforms::Platform& platform() { return *platform_; }
 
  private:
-  std::unique_ptr<platforms::GpuPlatform> platform_;
+  std::unique_ptr<platforms::Platform> platform_;
   std::function<void(const std::string&)> progress_;
 };
 

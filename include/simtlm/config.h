@@ -1,7 +1,8 @@
 // Configuration of a simulated GPU: one schema table of every key (dotted path
 // mirroring the module hierarchy, type, default, unit, range, meaning and the
-// source of each preset value), JSON presets with nested objects, `-p key=value`
-// overrides, strict validation and typed accessors.
+// source of the preset values), merged from the fragments each module folder
+// declares; JSON presets with nested objects, `-p key=value` overrides, strict
+// validation and typed accessors.
 //
 // Typical use (CLI, platform builder, testbench):
 //
@@ -14,10 +15,14 @@
 // Every problem ends in one simtlm::Error(ErrorKind::Config) whose message names
 // the origin (file or "-p key=value") and the key; see docs/config-reference.md.
 //
-// Adding a key: append one entry to the table in models/common/config_schema.cpp
-// (both preset columns and a source), regenerate docs/config-reference.md and
-// the configs/*.json presets with scripts/gen_config_reference.sh, and add a
-// cross-key rule to Config::validate() if the key constrains others.
+// Adding a key: add it to its module's fragment (models/<module>/*_config_keys.cpp,
+// see models/common/config_keys.h) with the built-in (gtx480) value and a
+// source, give it its value in every configs/<preset>.json (each preset names
+// every key; the files are embedded at build time and are the source of truth
+// for their values), regenerate docs/config-reference.md with
+// scripts/gen_config_reference.sh, and add a cross-key rule to
+// Config::validate() if the key constrains others. See docs/architecture.md,
+// "Adding a configuration key".
 #pragma once
 
 #include <cstdint>
@@ -54,10 +59,10 @@ struct ConfigKey {
   std::string path;                  // "gpu.l1d.sets"
   ConfigType type = ConfigType::UInt;
   ConfigValue default_value;         // built-in default = the gtx480 preset value
-  ConfigValue c2050_value;           // the tesla_c2050 preset value
   std::string unit;                  // "" when dimensionless
   ConfigValue min, max;              // inclusive range (numeric types only)
   std::vector<std::string> allowed;  // Enum only
+  std::vector<std::string> planned;  // Enum only: named values not built yet (rejected at load)
   std::string description;
   std::string source;                // where the preset values come from
 };
@@ -69,7 +74,8 @@ const ConfigKey* find_config_key(const std::string& path);
 // The valid key nearest to `path` by edit distance ("" if nothing is close).
 std::string nearest_config_key(const std::string& path);
 
-// Names of the built-in presets: "gtx480", "tesla_c2050".
+// Names of the built-in presets: every configs/<name>.json embedded at build
+// time ("gtx480", "tesla_c2050"), sorted.
 const std::vector<std::string>& config_preset_names();
 
 class Config {
@@ -77,7 +83,8 @@ class Config {
   // Built-in defaults: the gtx480 preset.
   Config();
 
-  // A built-in preset by name (values from the schema's preset columns).
+  // A built-in preset by name: the defaults with configs/<name>.json (as
+  // embedded at build time) applied.
   static Config preset(const std::string& name);
 
   // Apply a JSON file on top of the current values. Nested objects and dotted
@@ -119,8 +126,8 @@ class Config {
   static std::string describe();
   // docs/config-reference.md, generated from the same table.
   static std::string reference_markdown();
-  // Full text of configs/<name>.json for a built-in preset (generated).
-  static std::string preset_json(const std::string& name);
+  // Text of configs/<name>.json as embedded at build time.
+  static const std::string& preset_json(const std::string& name);
 
   bool operator==(const Config& other) const { return values_ == other.values_; }
   bool operator!=(const Config& other) const { return !(*this == other); }

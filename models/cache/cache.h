@@ -26,6 +26,7 @@
 #include "models/common/fifo.h"
 #include "models/common/mem_extension.h"
 #include "models/common/payload_pool.h"
+#include "simtlm/stats.h"
 
 namespace simtlm::models {
 
@@ -105,6 +106,8 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   // busy_cycles/idle_cycles depend on the current time and are brought up to
   // date by each call.
   CacheStats& stats();
+  // Registers the counters and the hit rate under `g` (e.g. gpu.l2[0]).
+  void register_stats(const stats::Group& g);
   // One line of queue and port state for deadlock reports.
   std::string describe_state() const;
   // Lookup helper for tests and tools: the line holding addr, or nullptr.

@@ -8,6 +8,10 @@
 
 #include <systemc>
 
+namespace simtlm {
+class Config;
+}
+
 namespace simtlm::models {
 
 enum class WritePolicy {
@@ -71,5 +75,9 @@ struct CacheParams {
   // Throws simtlm::Error(Config) naming `who` and the offending field.
   void validate(const std::string& who) const;
 };
+
+// An L2 slice from gpu.l2.* (cache_config.cpp); Error(Config) for a policy
+// value the cache does not implement.
+CacheParams l2_params_from_config(const Config& cfg);
 
 }  // namespace simtlm::models

@@ -159,6 +159,9 @@ void check_range(const ConfigKey& key, const ConfigValue& v, const std::string& 
     }
     case ConfigType::Enum: {
       const auto& s = std::get<std::string>(v);
+      if (std::find(key.planned.begin(), key.planned.end(), s) != key.planned.end()) {
+        fail(where, "key '" + key.path + "' = '" + s + "' is not built yet; built: " + join(key.allowed, ", "));
+      }
       if (std::find(key.allowed.begin(), key.allowed.end(), s) == key.allowed.end()) {
         fail(where, "key '" + key.path + "' = '" + s + "' is not an allowed value; allowed: " +
                         join(key.allowed, ", ") + did_you_mean(nearest(s, key.allowed)));
@@ -372,7 +375,11 @@ std::string nearest_config_key(const std::string& path) {
 }
 
 const std::vector<std::string>& config_preset_names() {
-  static const std::vector<std::string> names = {"gtx480", "tesla_c2050"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& [name, text] : config_detail::embedded_presets()) n.push_back(name);
+    return n;
+  }();
   return names;
 }
 
@@ -385,14 +392,13 @@ Config::Config() {
 
 Config Config::preset(const std::string& name) {
   Config cfg;
-  if (name == "gtx480") {
-    std::fill(cfg.origins_.begin(), cfg.origins_.end(), "preset gtx480");
-    return cfg;
-  }
-  if (name == "tesla_c2050") {
-    const auto& schema = config_schema();
-    for (std::size_t i = 0; i < schema.size(); ++i) cfg.assign(i, schema[i].c2050_value, "preset tesla_c2050");
-    return cfg;
+  cfg.load_string(preset_json(name), "preset " + name);
+  return cfg;
+}
+
+const std::string& Config::preset_json(const std::string& name) {
+  for (const auto& [n, text] : config_detail::embedded_presets()) {
+    if (n == name) return text;
   }
   throw Error(ErrorKind::Config, "unknown preset '" + name + "'; built-in presets: " +
                                      join(config_preset_names(), ", ") +

@@ -31,6 +31,7 @@
 #include "models/common/mem_extension.h"
 #include "models/dram/dram_address.h"
 #include "models/dram/dram_params.h"
+#include "simtlm/stats.h"
 
 namespace simtlm::models {
 
@@ -71,6 +72,8 @@ class DramChannel : public ClockedModule, private AtTargetPort::Listener {
   const DramAddressMap& address_map() const { return map_; }
   // Live counters; busy_cycles/idle_cycles are brought up to date by each call.
   DramStats& stats();
+  // Registers the channel's counters and row hit rate under `g` (gpu.dram[c]).
+  void register_stats(const stats::Group& g);
   std::size_t queued() const { return queue_.size(); }
   std::size_t in_frontend() const { return frontend_.size(); }
 

@@ -7,6 +7,10 @@
 
 #include <systemc>
 
+namespace simtlm {
+class Config;
+}
+
 namespace simtlm::models {
 
 enum class DramScheduler {
@@ -84,5 +88,10 @@ struct DramParams {
   // Throws simtlm::Error(Config) naming `who` and the offending field.
   void validate(const std::string& who) const;
 };
+
+// A channel from gpu.dram.* (dram_config.cpp); `channel_interleave` is the
+// bytes of one channel's chunk of the address space (the platform's slice
+// interleave times the sub-partitions per channel).
+DramParams dram_params_from_config(const Config& cfg, uint64_t channel_interleave);
 
 }  // namespace simtlm::models

@@ -28,6 +28,7 @@
 #include "models/noc/address_map.h"
 #include "models/noc/xbar_params.h"
 #include "models/noc/xbar_switch.h"
+#include "simtlm/stats.h"
 
 namespace simtlm::models {
 
@@ -58,6 +59,8 @@ class Crossbar : public ClockedModule, private AtTargetPort::Listener, private A
   const XbarSwitch& reply_network() const { return rep_; }
   // Live counters; busy_cycles/idle_cycles are brought up to date by each call.
   CrossbarStats& stats();
+  // Registers both directions' counters and the totals under `g` (gpu.noc).
+  void register_stats(const stats::Group& g);
 
  private:
   uint64_t tick(uint64_t cycle) override;

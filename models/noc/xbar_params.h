@@ -9,6 +9,10 @@
 
 #include <systemc>
 
+namespace simtlm {
+class Config;
+}
+
 namespace simtlm::models {
 
 struct XbarParams {
@@ -45,5 +49,9 @@ struct XbarParams {
   // Throws simtlm::Error(Config) naming `who` and the offending field.
   void validate(const std::string& who) const;
 };
+
+// The crossbar from gpu.noc.* (xbar_config.cpp) for `requesters` SMs and
+// `memory_ports` memory-side ports.
+XbarParams xbar_params_from_config(const Config& cfg, unsigned requesters, unsigned memory_ports);
 
 }  // namespace simtlm::models

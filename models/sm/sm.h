@@ -135,6 +135,9 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   std::string describe_stall() const;
   // Counters, with the cycle-dependent ones brought up to the current time.
   SmStats& stats();
+  // Registers the SM's counters and formulas, and its L1D's, under `g`
+  // (gpu.sm[i]); defined in sm_stats_registration.cpp.
+  void register_stats(const stats::Group& g);
   std::exception_ptr fault() const { return fault_; }
 
   regfile::Allocator& register_allocator() override { return ctas_.register_allocator(); }

@@ -29,6 +29,8 @@ void SmParams::validate() const {
   if (schedulers == 0) bad("schedulers", "must be at least 1");
   if (max_issue_per_warp == 0) bad("max_issue_per_warp", "must be at least 1");
   if (regfile_banks == 0) bad("regfile_banks", "must be at least 1");
+  if (regfile_ports_per_bank == 0) bad("regfile_ports_per_bank", "must be at least 1");
+  if (regfile_write_ports_per_bank == 0) bad("regfile_write_ports_per_bank", "must be at least 1");
   if (collector_units == 0 || collector_units_sfu == 0 || collector_units_mem == 0) {
     bad("collector_units", "every collector-unit set needs at least one unit");
   }
@@ -97,6 +99,7 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
 
   p.regfile_banks = cfg.u32("gpu.sm.regfile.banks");
   p.regfile_ports_per_bank = cfg.u32("gpu.sm.regfile.ports_per_bank");
+  p.regfile_write_ports_per_bank = cfg.u32("gpu.sm.regfile.write_ports_per_bank");
   p.collector_units = cfg.u32("gpu.sm.regfile.collector_units");
   p.collector_units_sfu = cfg.u32("gpu.sm.regfile.collector_units_sfu");
   p.collector_units_mem = cfg.u32("gpu.sm.regfile.collector_units_mem");

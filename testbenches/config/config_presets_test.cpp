@@ -1,9 +1,14 @@
 // Presets: the built-in defaults and both shipped presets, checked against the
 // numbers of the issue text and the seed notes (an independent source from the
-// schema table), and the configs/*.json files against the built-in presets.
+// schema table), and the configs/*.json files (the presets' source, embedded at
+// build time) against the schema and the built-in presets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "simtlm/config.h"
 
@@ -134,7 +139,8 @@ TEST(ConfigPresets, PresetFilesMatchBuiltInPresets) {
     Config from_file;
     from_file.load_file(preset_path(name));
     from_file.validate();
-    EXPECT_TRUE(from_file == Config::preset(name)) << name << ": regenerate with scripts/gen_config_reference.sh";
+    EXPECT_TRUE(from_file == Config::preset(name))
+        << name << ": the embedded preset differs from configs/" << name << ".json (rebuild)";
     EXPECT_EQ(from_file.origin("gpu.num_sms"), preset_path(name));
   }
 }
@@ -156,11 +162,40 @@ TEST(ConfigPresets, UnknownPresetNameSuggests) {
   }
 }
 
+// Each preset file names every key of the schema and nothing else, so that a
+// new key's value is chosen for every preset (not inherited silently).
+TEST(ConfigPresets, PresetFilesNameEveryKey) {
+  std::set<std::string> schema;
+  for (const simtlm::ConfigKey& k : simtlm::config_schema()) schema.insert(k.path);
+  for (const std::string& name : simtlm::config_preset_names()) {
+    std::set<std::string> named;
+    const nlohmann::json flat = nlohmann::json::parse(Config::preset_json(name)).flatten();
+    for (const auto& item : flat.items()) {
+      std::string key = item.key().substr(1);
+      if (key.empty() || key[0] == '$') continue;
+      std::replace(key.begin(), key.end(), '/', '.');
+      named.insert(key);
+    }
+    for (const std::string& k : schema) EXPECT_EQ(named.count(k), 1u) << "configs/" << name << ".json lacks " << k;
+    for (const std::string& k : named) EXPECT_EQ(schema.count(k), 1u) << "configs/" << name << ".json: unknown " << k;
+  }
+}
+
+TEST(ConfigPresets, SomePresetDiffersFromTheDefaults) {
+  // The non-default preset is read from its file: the C2050 has 14 SMs where
+  // the built-in (gtx480) default is 15.
+  EXPECT_EQ(Config::preset("tesla_c2050").u64("gpu.num_sms"), 14u);
+  EXPECT_EQ(Config().u64("gpu.num_sms"), 15u);
+  EXPECT_EQ(Config::preset("tesla_c2050").origin("gpu.num_sms"), "preset tesla_c2050");
+}
+
 TEST(ConfigPresets, EveryKeyHasSourceUnitRangeAndBothPresetValuesOfItsType) {
   for (const simtlm::ConfigKey& k : simtlm::config_schema()) {
     EXPECT_FALSE(k.description.empty()) << k.path;
     EXPECT_FALSE(k.source.empty()) << k.path;
-    EXPECT_EQ(k.default_value.index(), k.c2050_value.index()) << k.path;
+    for (const std::string& name : simtlm::config_preset_names()) {
+      EXPECT_EQ(k.default_value.index(), Config::preset(name).value(k.path).index()) << name << " " << k.path;
+    }
     if (k.type == simtlm::ConfigType::Enum) {
       EXPECT_FALSE(k.allowed.empty()) << k.path;
     }

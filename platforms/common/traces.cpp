@@ -1,4 +1,4 @@
-#include "platforms/gpu/traces.h"
+#include "platforms/common/traces.h"
 
 #include <algorithm>
 #include <fstream>

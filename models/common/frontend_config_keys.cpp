@@ -1,0 +1,24 @@
+// Configuration keys of the front-end pass pipeline (frontend.*). The front
+// end itself has no Config: the runtime turns these keys into its
+// PassOptions (runtime/pass_config.cpp). Declared here because every binary
+// with a Config needs the whole table.
+#include <vector>
+
+#include "models/common/config_keys.h"
+
+namespace simtlm::config_keys {
+namespace {
+
+void frontend_keys(std::vector<ConfigKey>& t) {
+  t.push_back(S("frontend.passes", "",
+                "Options of the front-end pass pipeline: 'pass.key=value' items separated by ';' "
+                "(e.g. 'name.enabled=true; name.limit=4'). 'enabled' switches a pass on or off; other keys are "
+                "the pass's own. Unknown passes and keys are errors. Built-in passes: inline_calls, "
+                "layout_memory, analyze (required, no options).",
+                kDecision));
+}
+
+const Registration kFrontend(kRankFrontend, "frontend", &frontend_keys);
+
+}  // namespace
+}  // namespace simtlm::config_keys

@@ -1,0 +1,41 @@
+// Configuration keys of the simulation as a whole (sim.*): seed, watchdog and
+// limits, the platform builder, traces. Here, not in platforms/, because every
+// binary with a Config needs the whole table (Config::validate checks sim.trace.sm).
+#include <cstdint>
+#include <vector>
+
+#include "models/common/config_keys.h"
+
+namespace simtlm::config_keys {
+namespace {
+
+void sim_keys(std::vector<ConfigKey>& t) {
+  t.push_back(U("sim.seed", 1, "", 0, kU64Max,
+                "Seed of every pseudo-random choice in the model (random replacement, tie breaks); the same "
+                "seed, inputs and configuration give bit-identical results.",
+                kDecision));
+  t.push_back(U("sim.watchdog_cycles", 1000000, "core cycles", 0, 1000000000000ULL,
+                "Deadlock watchdog: a launch during which no warp instruction retires for this many core "
+                "cycles ends with a deadlock error naming the stuck warps. 0 disables the watchdog.",
+                kDecision));
+  t.push_back(U("sim.max_cycles", 0, "core cycles", 0, kU64Max,
+                "Stop the simulation after this many core cycles (0 = run to completion).", kDecision));
+  t.push_back(U("sim.max_instructions", 0, "warp instructions", 0, kU64Max,
+                "Stop the simulation after this many warp instructions (0 = unlimited).", kDecision));
+  t.push_back(E("sim.platform", "gpu", {"gpu"},
+                "Top level built from this configuration: the baseline GPU, the Stencil Processing Unit "
+                "(seed 003) or the variable-warp-sizing GPU (seed 002 Ch. 6).",
+                kDecision, {"spu", "vws"}));
+  t.push_back(S("sim.trace.vcd_file", "",
+                "Write a VCD (GTKWave) of per-SM occupancy and active warps to this file; empty = off.", kDecision));
+  t.push_back(S("sim.trace.timeline_file", "",
+                "Write a Chrome/Perfetto trace-event JSON timeline of kernels and CTAs to this file; "
+                "empty = off.",
+                kDecision));
+  t.push_back(I("sim.trace.sm", -1, "SM index", -1, 1023, "SM traced in the VCD; -1 traces every SM.", kDecision));
+}
+
+const Registration kSim(kRankSim, "sim", &sim_keys);
+
+}  // namespace
+}  // namespace simtlm::config_keys
