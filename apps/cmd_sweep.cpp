@@ -176,7 +176,7 @@ int cmd_sweep(const std::vector<std::string>& args, Io& io) {
 
   if (vm["dry-run"].as<bool>()) {
     io.out << "sweep '" << plan.name << "': " << plan.rows.size() << " row(s) x " << plan.columns.size()
-           << " configuration(s) = " << plan.points.size() << " point(s); baseline "
+           << " configuration(s): " << plan.points.size() << " distinct point(s); baseline "
            << plan.columns[plan.baseline].label << "\n";
     for (size_t r = 0; r < plan.rows.size(); ++r)
       for (size_t c = 0; c < plan.columns.size(); ++c)

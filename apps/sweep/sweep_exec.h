@@ -45,8 +45,11 @@ struct SlurmOptions {
 std::string slurm_submit(const Plan& plan, const PointStore& store, const std::vector<size_t>& todo,
                          const SlurmOptions& slurm, const ExecOptions& exec, std::ostream& err);
 // The array job of the last submission into `out_dir` if it is still queued
-// or running ("" otherwise); `states` gets squeue's count per state.
-std::string slurm_active_job(const std::filesystem::path& out_dir, std::string* states = nullptr);
+// or running ("" otherwise); `states` gets squeue's count per state, `held`
+// whether every remaining task is held (e.g. "launch failed requeued held":
+// it will not run until someone releases or cancels it).
+std::string slurm_active_job(const std::filesystem::path& out_dir, std::string* states = nullptr,
+                             std::string* held = nullptr);
 // Blocks until the job leaves the queue, printing progress from disk.
 void slurm_wait(const Plan& plan, const PointStore& store, const std::string& job, const ExecOptions& exec,
                 std::ostream& err);

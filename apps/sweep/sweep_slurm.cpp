@@ -96,29 +96,40 @@ std::string slurm_submit(const Plan& plan, const PointStore& store, const std::v
   return job;
 }
 
-std::string slurm_active_job(const fs::path& out_dir, std::string* states) {
+std::string slurm_active_job(const fs::path& out_dir, std::string* states, std::string* held) {
   const Json record = read_json(out_dir / "slurm" / "job.json");
   if (!record.is_object() || !record.contains("job")) return "";
   const std::string job = record.at("job").get<std::string>();
-  const Captured c = capture({"squeue", "-h", "-r", "-j", job, "-o", "%T"});
+  const Captured c = capture({"squeue", "-h", "-r", "-j", job, "-o", "%T|%r"});
   if (c.exit_code != 0) {
     if (c.output.find("Invalid job id") != std::string::npos) return "";  // long gone
     throw Error(ErrorKind::Input, "squeue failed: " + trim(c.output));
   }
   std::map<std::string, size_t> count;
-  std::string line;
+  size_t lines = 0, held_lines = 0;
+  std::string reason;
   for (size_t pos = 0; pos < c.output.size();) {
     size_t end = c.output.find('\n', pos);
     if (end == std::string::npos) end = c.output.size();
-    line = trim(c.output.substr(pos, end - pos));
-    if (!line.empty()) ++count[line];
+    const std::string line = trim(c.output.substr(pos, end - pos));
     pos = end + 1;
+    if (line.empty()) continue;
+    const size_t bar = line.find('|');
+    const std::string state = line.substr(0, bar);
+    ++count[state];
+    ++lines;
+    const std::string why = bar == std::string::npos ? "" : line.substr(bar + 1);
+    if (state == "PENDING" && why.find("held") != std::string::npos) {
+      ++held_lines;
+      reason = why;
+    }
   }
-  if (count.empty()) return "";
+  if (lines == 0) return "";
   if (states) {
     states->clear();
     for (const auto& [state, k] : count) *states += (states->empty() ? "" : ", ") + std::to_string(k) + " " + state;
   }
+  if (held) *held = held_lines == lines ? reason : "";
   return job;
 }
 
@@ -127,8 +138,12 @@ void slurm_wait(const Plan& plan, const PointStore& store, const std::string& jo
   const auto start = std::chrono::steady_clock::now();
   auto last_line = start;
   while (true) {
-    std::string states;
-    const bool active = !slurm_active_job(store.out_dir(), &states).empty();
+    std::string states, held;
+    const bool active = !slurm_active_job(store.out_dir(), &states, &held).empty();
+    if (active && !held.empty())
+      throw Error(ErrorKind::Input, "Slurm holds every remaining task of job " + job + " (" + held +
+                                        "): they will not run; see " + (store.out_dir() / "slurm" / "logs").string() +
+                                        " and slurmd's log, then `scancel " + job + "` and resubmit");
     size_t ok = 0, failed = 0;
     for (const PlanPoint& p : plan.points) {
       std::optional<PointResult> r = store.result(p.hash);
