@@ -41,10 +41,18 @@ def bars(data, plot, out_dir):
     columns = data["columns"]
     values = [nan(row) for row in plot["values"]] + [nan(plot["geomean"])]
     width = 0.8 / max(len(columns), 1)
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(groups) * max(len(columns), 2)), 3.6))
+    fig, ax = plt.subplots(figsize=(min(16.0, max(6.0, 0.12 * len(groups) * max(len(columns), 2) + 2.0)), 4.0))
+    missing = False
     for c, label in enumerate(columns):
         xs = [g + (c - (len(columns) - 1) / 2) * width for g in range(len(groups))]
-        ax.bar(xs, [row[c] for row in values], width, label=label)
+        bars = ax.bar(xs, [row[c] for row in values], width, label=label)
+        # A point without a value (failed, or not run) is marked, not left out silently.
+        gaps = [x for x, row in zip(xs, values) if math.isnan(row[c])]
+        if gaps:
+            missing = True
+            ax.plot(gaps, [0.03] * len(gaps), "x", color=bars.patches[0].get_facecolor(), markersize=5)
+    if missing:
+        ax.plot([], [], "x", color="gray", label="no result")
     ax.axhline(1.0, color="black", linewidth=0.8)
     finite = [v for row in values for v in row if not math.isnan(v)]
     ax.set_ylim(0, 1.12 * max(finite + [1.0]))

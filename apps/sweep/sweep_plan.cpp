@@ -96,7 +96,7 @@ Plan plan_from_json(const Json& j, const std::string& origin) {
     plan.spec_file = j.at("spec_file").get<std::string>();
     plan.dimensions = j.at("dimensions").get<std::vector<std::string>>();
     plan.numeric_axes = j.at("numeric_axes").get<std::vector<std::string>>();
-    plan.zips = j.at("zips").get<std::vector<std::vector<std::string>>>();
+    if (j.contains("zips")) plan.zips = j.at("zips").get<std::vector<std::vector<std::string>>>();
     plan.metrics = pairs_from(j.at("metrics"));
     plan.plot_metric = j.at("plot").at("metric").get<std::string>();
     plan.plot_axis = j.at("plot").at("axis").get<std::string>();

@@ -233,7 +233,9 @@ PointResult finish_point(const PointStore& store, const PlanPoint& point, const 
   } else if (r.signal != 0) {
     r.message = "killed by signal " + std::to_string(r.signal) + " (" + ::strsignal(r.signal) + ")";
   } else if (!r.ok) {
-    r.message = last_line(running.temp / "stderr.txt");
+    // simtlm's one-line error report, else whatever the process said last.
+    r.message = find_line(running.temp / "stderr.txt", "simtlm: ");
+    if (r.message.empty()) r.message = last_line(running.temp / "stderr.txt");
     if (r.exit_code == 1) {
       const std::string line = find_line(running.temp / "stdout.txt", "result ");
       r.message = "result check failed" + (line.empty() ? "" : " (" + line + ")");

@@ -63,6 +63,29 @@ std::string csv_field(const std::string& s) {
 
 std::string json_text(const Json& v) { return v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump(); }
 
+// `candidate` names a member on the way to `path` (or `path` itself).
+bool on_path(const std::string& path, const std::string& candidate) {
+  return path.compare(0, candidate.size(), candidate) == 0 &&
+         (path.size() == candidate.size() || path[candidate.size()] == '.' || path[candidate.size()] == '[');
+}
+
+// Parses stats.json keeping only the members of the first two levels that
+// lead to a metric: the per-kernel statistics and their descriptions are
+// most of a multi-launch run's file (MBs) and rarely asked for.
+Json parse_for_metrics(std::istream& in, const std::vector<std::pair<std::string, std::string>>& metrics) {
+  std::string top;
+  auto keep = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    if (event != Json::parse_event_t::key || depth > 2) return true;
+    const std::string key = parsed.get<std::string>();
+    if (depth == 1) top = key;
+    const std::string candidate = depth == 1 ? key : top + "." + key;
+    for (const auto& m : metrics)
+      if (on_path(m.second, candidate)) return true;
+    return false;
+  };
+  return Json::parse(in, keep);
+}
+
 }  // namespace
 
 Json metric_at(const Json& stats, const std::string& path) {
@@ -90,7 +113,7 @@ Results collect_results(const Plan& plan, const PointStore& store) {
       std::ifstream in(stats_path);
       Json stats;
       try {
-        stats = Json::parse(in);
+        stats = parse_for_metrics(in, plan.metrics);
       } catch (const nlohmann::json::exception& e) {
         results.warnings.push_back(stats_path.string() + ": unreadable (" + e.what() + ")");
       }
