@@ -2,7 +2,9 @@
 // point, locally or as a Slurm job array; `sweep status`, `sweep report`.
 // The pieces live in apps/sweep/ (spec and plan, point store, executors,
 // results, report); this file is the command line.
+#include <iomanip>
 #include <ostream>
+#include <sstream>
 #include <thread>
 
 #include "apps/sim_options.h"
@@ -227,8 +229,10 @@ int cmd_sweep(const std::vector<std::string>& args, Io& io) {
     double host = 0;
     for (size_t i : todo)
       if (std::optional<PointResult> r = store.result(plan.points[i].hash)) host += r->host_seconds;
-    io.err << "sweep: ran " << s.ran << " point(s) in " << s.wall_seconds << " s with --jobs " << exec.jobs
-           << " (points' own host time " << host << " s)\n";
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(2) << "sweep: ran " << s.ran << " point(s) in " << s.wall_seconds
+         << " s with --jobs " << exec.jobs << " (points' own host time " << host << " s)\n";
+    io.err << line.str();
   }
   return finish(io, plan, store);
 }

@@ -104,6 +104,7 @@ ExecSummary run_points(const Plan& plan, const PointStore& store, const std::vec
       RunningPoint r = start_point(store, options.exe, plan.points[index], index);
       running.emplace(r.pid, std::move(r));
     }
+    report(false);
     // Sleep until a child ends, the nearest time limit, or the next progress line.
     double sleep = options.tty ? 0.5 : options.report_every;
     if (options.point_timeout > 0) {
@@ -129,7 +130,6 @@ ExecSummary run_points(const Plan& plan, const PointStore& store, const std::vec
         if (!r.timed_out && std::chrono::duration<double>(Clock::now() - r.start).count() >= options.point_timeout)
           kill_point(r);
     }
-    report(false);
   }
   if (line_shown) err << "\r\033[K" << std::flush;
   else if (!todo.empty() && std::chrono::duration<double>(Clock::now() - start).count() >= options.report_every)
