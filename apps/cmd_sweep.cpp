@@ -163,8 +163,9 @@ int cmd_sweep(const std::vector<std::string>& args, Io& io) {
   if (resume && !vm.count("out")) usage_error("--resume needs --out DIR (the sweep to continue)");
   if (!resume && !vm.count("spec")) usage_error("missing the spec (simtlm sweep SPEC.json), or --resume --out DIR");
 
-  Plan plan = vm.count("spec") ? plan_from_spec(vm["spec"].as<std::string>(), version())
+  Plan plan = vm.count("spec") ? plan_from_spec(vm["spec"].as<std::string>(), version(), build_id())
                                : load_plan(vm["out"].as<std::string>());
+  if (!vm.count("spec")) check_same_build(plan, vm["out"].as<std::string>());
   const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("sweeps") / plan.name;
   ExecOptions exec;
   exec.jobs = vm.count("jobs") ? static_cast<unsigned>(parse_uint(vm["jobs"].as<std::string>(), "--jobs", 1, 4096))

@@ -54,6 +54,7 @@ Json plan_to_json(const Plan& plan) {
   j["format"] = "simtlm-sweep-plan/1";
   j["name"] = plan.name;
   j["spec_file"] = plan.spec_file;
+  j["build"] = plan.build;
   j["dimensions"] = plan.dimensions;
   j["numeric_axes"] = plan.numeric_axes;
   j["zips"] = plan.zips;
@@ -94,6 +95,7 @@ Plan plan_from_json(const Json& j, const std::string& origin) {
     Plan plan;
     plan.name = j.at("name").get<std::string>();
     plan.spec_file = j.at("spec_file").get<std::string>();
+    plan.build = j.at("build").get<std::string>();
     plan.dimensions = j.at("dimensions").get<std::vector<std::string>>();
     plan.numeric_axes = j.at("numeric_axes").get<std::vector<std::string>>();
     if (j.contains("zips")) plan.zips = j.at("zips").get<std::vector<std::vector<std::string>>>();

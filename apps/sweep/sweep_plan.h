@@ -48,6 +48,7 @@ struct PlanColumn {
 struct Plan {
   std::string name;
   std::string spec_file;                 // as given on the command line
+  std::string build;                     // build id of the simtlm that planned it (sweep_points.h)
   std::vector<std::string> dimensions;   // "config", then the axis keys in spec order
   std::vector<std::string> numeric_axes; // axes whose values are all numbers
   std::vector<std::vector<std::string>> zips;  // groups of axes that advance together
@@ -65,8 +66,9 @@ struct Plan {
 };
 
 // Reads, validates and expands SPEC.json (Error(Input)/Error(Config) naming
-// the spec file and the field). `simtlm_version` enters every point's hash.
-Plan plan_from_spec(const std::string& spec_path, const std::string& simtlm_version);
+// the spec file and the field). The simtlm version and build id (of the
+// program that will run the points) enter every point's hash.
+Plan plan_from_spec(const std::string& spec_path, const std::string& simtlm_version, const std::string& build);
 
 Json plan_to_json(const Plan& plan);
 Plan plan_from_json(const Json& json, const std::string& origin);

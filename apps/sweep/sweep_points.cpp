@@ -1,6 +1,8 @@
 #include "apps/sweep/sweep_points.h"
 
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -165,6 +167,47 @@ std::string self_executable() {
   fs::path p = fs::read_symlink("/proc/self/exe", ec);
   if (ec) throw Error(ErrorKind::Internal, "cannot find the simtlm executable (/proc/self/exe): " + ec.message());
   return p.string();
+}
+
+std::string build_id() {
+  std::string id;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* out = static_cast<std::string*>(data);
+        // The first object is the program itself.
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE) continue;
+          const auto* p = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
+          const unsigned char* end = p + ph.p_memsz;
+          while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(p);
+            const unsigned char* name = p + sizeof(ElfW(Nhdr));
+            const unsigned char* desc = name + ((note->n_namesz + 3) & ~3u);
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+              static const char* digits = "0123456789abcdef";
+              for (unsigned k = 0; k < note->n_descsz; ++k) {
+                *out += digits[desc[k] >> 4];
+                *out += digits[desc[k] & 15];
+              }
+              return 1;
+            }
+            p = desc + ((note->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &id);
+  return id;
+}
+
+void check_same_build(const Plan& plan, const std::string& where) {
+  const std::string mine = build_id();
+  if (plan.build != mine)
+    throw Error(ErrorKind::Usage, where + " was planned by another build of simtlm (build id " + plan.build +
+                                      ", this one is " + mine +
+                                      "); run the spec again to plan it for this build (its finished points of this "
+                                      "build are kept)");
 }
 
 RunningPoint start_point(const PointStore& store, const std::string& exe, const PlanPoint& point, size_t index) {

@@ -85,5 +85,10 @@ Captured capture(const std::vector<std::string>& command);
 
 // The simtlm executable of this process (the points run the same version).
 std::string self_executable();
+// The GNU build id of this program (hex; "" when the linker wrote none): it
+// changes whenever the executable does.
+std::string build_id();
+// Error(Usage) when `plan` was made by another build of simtlm than this one.
+void check_same_build(const Plan& plan, const std::string& where);
 
 }  // namespace simtlm::cli::sweep

@@ -168,6 +168,7 @@ void slurm_wait(const Plan& plan, const PointStore& store, const std::string& jo
 int slurm_task(const fs::path& out_dir, const std::string& tasks_file, size_t index, double point_timeout,
                std::ostream& err) {
   const Plan plan = load_plan(out_dir);
+  check_same_build(plan, out_dir.string());  // rebuilt between submission and start
   const PointStore store(out_dir);
   const Json tasks = read_json(tasks_file);
   if (!tasks.is_array()) throw Error(ErrorKind::Input, "'" + tasks_file + "' is not a task list of this sweep");

@@ -378,10 +378,13 @@ std::string kernel_inputs_hash(const PlanRow& row) {
 
 void add_points(Plan& plan, const std::vector<Config>& column_configs, const std::string& backend,
                 const std::string& version) {
+  // The build id: a version number does not change with every model change,
+  // the executable does (the results of an older build are not reused).
   std::map<std::string, size_t> index;
   for (const PlanRow& row : plan.rows) {
     Json base;
     base["simtlm"] = version;
+    base["build"] = plan.build;
     std::vector<std::string> args;
     if (!row.workload.empty()) {
       base["command"] = "run";
@@ -415,7 +418,7 @@ void add_points(Plan& plan, const std::vector<Config>& column_configs, const std
 
 }  // namespace
 
-Plan plan_from_spec(const std::string& spec_path, const std::string& version) {
+Plan plan_from_spec(const std::string& spec_path, const std::string& version, const std::string& build) {
   if (!fs::is_regular_file(spec_path)) throw Error(ErrorKind::Input, "sweep spec '" + spec_path + "' not found");
   const Json spec = parse_spec_text(read_text(spec_path, "sweep spec"), spec_path);
   const SpecReader r(spec_path, fs::absolute(spec_path).parent_path());
@@ -424,6 +427,7 @@ Plan plan_from_spec(const std::string& spec_path, const std::string& version) {
                          "baseline", "metrics", "plot", "point_timeout"});
   Plan plan;
   plan.spec_file = spec_path;
+  plan.build = build;
   plan.name = r.string_field(spec, "name", "name", fs::path(spec_path).stem().string());
   plan.rows = read_workloads(r, spec);
   for (PlanRow& k : read_kernels(r, spec)) plan.rows.push_back(k);

@@ -80,6 +80,14 @@ TEST_F(SweepLocalTest, FailuresAreDataAndARerunRepairsThem) {
   const CliResult fresh = run({"sweep", "sched.json", "--out", "fresh", "--jobs", "2"});
   ASSERT_EQ(fresh.code, 0) << fresh.err;
   EXPECT_EQ(read_text(path("out/results.csv")), read_text(path("fresh/results.csv")));
+
+  // A plan made by another build of simtlm is not resumed with this one.
+  auto plan = read_json(path("out/plan.json"));
+  plan["build"] = "0123";
+  write("out/plan.json", plan.dump());
+  const CliResult other = run({"sweep", "--resume", "--out", "out"});
+  EXPECT_EQ(other.code, 2);
+  EXPECT_THAT(other.err, HasSubstr("planned by another build of simtlm (build id 0123"));
 }
 
 TEST_F(SweepLocalTest, UserKernelsRunAndADeviceFaultIsRecorded) {
