@@ -5,7 +5,11 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config libsystemc-dev libboost-dev
           libboost-program-options-dev nlohmann-json3-dev libgtest-dev libgmock-dev
-          libbenchmark-dev)
+          libbenchmark-dev
+          # `simtlm sweep report` plots (scripts/sweep_plot.py runs on Debian's python3)
+          python3 python3-matplotlib
+          # the sweep's Slurm executor, tested against a single-node Slurm on localhost
+          slurmctld slurmd slurm-client munge)
 
 missing=()
 for p in "${packages[@]}"; do
