@@ -49,8 +49,9 @@ void print_kernels(Io& io, const workloads::Workload& workload) {
     const std::string klass = workload.info().klass;
     for (const workloads::KernelResources& k : workloads::kernel_resources(workload)) {
       io.out << "      kernel " << k.shape.kernel << (k.shape.characteristic ? "" : " (auxiliary)") << ": "
-             << k.shape.threads_per_cta << " threads/CTA, " << k.regs_per_thread << " registers/thread (ptxas sm_75: "
-             << (k.ptxas ? std::to_string(k.ptxas->registers) : std::string("not recorded")) << "), "
+             << k.shape.threads_per_cta << " threads/CTA, registers/thread (ptxas sm_75: "
+             << (k.ptxas ? std::to_string(k.ptxas->registers) : std::string("not recorded")) << ", allocator: "
+             << k.regs_per_thread << "; admission takes ptxas's where recorded), "
              << k.static_shared_bytes << " B static + " << k.shape.dynamic_shared_bytes
              << " B dynamic shared/CTA\n";
       for (const std::string& preset : config_preset_names())

@@ -1,10 +1,16 @@
 // `simtlm ptx FILE.ptx`: analyse a PTX file; with --launch, run one of its kernels.
 #include <chrono>
+#include <fstream>
+#include <memory>
+#include <optional>
 #include <ostream>
+#include <regex>
+#include <sstream>
 
 #include "apps/launch_spec.h"
 #include "apps/output_files.h"
 #include "apps/ptx_report.h"
+#include "apps/ptxas_run.h"
 #include "apps/sim_options.h"
 #include "apps/spec_launch.h"
 #include "frontend/load.h"
@@ -28,11 +34,53 @@ const char* kPtxUsage =
     "statistics. SPEC.json:\n"
     "  {\"grid\": [x,y,z] | n, \"block\": [x,y,z] | n, \"dynamic_shared_bytes\": n,\n"
     "   \"args\": [{\"type\": \"u32|s32|u64|s64|f32|f64|...\", \"value\": v} | {\"buffer\": \"name\"}],\n"
+    "   \"registers_per_thread\": n,  (optional: registers per thread for CTA admission)\n"
     "   \"buffers\": {\"name\": {\"size_bytes\": n,\n"
     "                 \"init\": \"zero\" | {\"random\": seed, \"type\": \"f32\"} | {\"file\": \"in.bin\"},\n"
     "                 \"output\": \"out.bin\"}}}\n"
     "Input files are relative to the spec's directory; outputs are relative to\n"
-    "--out DIR if given, else to the spec's directory.\n";
+    "--out DIR if given, else to the spec's directory.\n"
+    "CTA admission uses the spec's registers_per_thread if given, else (with\n"
+    "gpu.sm.register_count_source = ptxas, the default) the count of ptxas when it\n"
+    "is installed (PATH, /usr/local/cuda/bin or SIMTLM_PTXAS), else our allocator's;\n"
+    "the summary says which.\n";
+
+// The register counts CTA admission may use for the kernels of `file`: the
+// launch spec's registers_per_thread, else ptxas's when it is installed (run
+// once, only when gpu.sm.register_count_source asks for ptxas).
+RegisterCountLookup known_register_counts(const std::string& file, const LaunchSpec& spec, const Config& config) {
+  if (spec.registers_per_thread != 0) {
+    KnownRegisterCount given;
+    given.registers = spec.registers_per_thread;
+    given.from_launch_spec = true;
+    given.detail = "registers_per_thread of " + spec.file;
+    return [given](const std::string&, const std::string&) { return std::optional<KnownRegisterCount>(given); };
+  }
+  if (config.str("gpu.sm.register_count_source") != "ptxas") return nullptr;
+  auto counts = std::make_shared<std::optional<PtxasCounts>>();
+  return [file, counts](const std::string& module_name, const std::string& kernel) -> std::optional<KnownRegisterCount> {
+    if (module_name != file) return std::nullopt;
+    if (!*counts) {
+      std::ifstream in(file);
+      std::stringstream text;
+      text << in.rdbuf();
+      std::smatch m;
+      const std::string ptx = text.str();
+      static const std::regex target(R"(\.target[ \t]+([^\n]*))");
+      *counts = run_ptxas(file, std::regex_search(ptx, m, target) ? m[1].str() : "");
+    }
+    const PtxasCounts& c = **counts;
+    KnownRegisterCount k;
+    auto it = c.registers.find(kernel);
+    if (it != c.registers.end()) {
+      k.registers = it->second;
+      k.detail = c.ptxas + " -arch=" + c.arch + " -v run on " + file;
+    } else {
+      k.detail = c.failure.empty() ? "ptxas reported no count for '" + kernel + "'" : c.failure;
+    }
+    return k;
+  };
+}
 
 }  // namespace
 
@@ -74,7 +122,9 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   LaunchSpec spec = load_launch_spec(spec_path);
   if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);
 
-  Device device(device_options(sim, &io));
+  DeviceOptions device_opts = device_options(sim, &io);
+  device_opts.known_register_counts = known_register_counts(file, spec, *sim.effective);
+  Device device(device_opts);
   ModuleHandle handle = device.load_module_file(file);
   std::string kernel_name = kernel;
   if (kernel_name.empty()) {

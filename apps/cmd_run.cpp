@@ -4,6 +4,7 @@
 
 #include "apps/output_files.h"
 #include "apps/sim_options.h"
+#include "workloads/ptxas_record.h"
 #include "workloads/workload.h"
 
 namespace simtlm::cli {
@@ -74,7 +75,9 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   SimOptions sim = read_sim_options(vm);
   if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);  // fail before a long run
 
-  Device device(device_options(sim, &io));
+  DeviceOptions device_opts = device_options(sim, &io);
+  device_opts.known_register_counts = workloads::recorded_register_counts();
+  Device device(device_opts);
   workloads::CheckResult check;
   {
     Progress progress(io, "running " + name + " (" + backend_name(sim.backend) + ", " +

@@ -234,7 +234,8 @@ LaunchSpec parse_launch_spec(const json& j, const std::string& file, const fs::p
   spec.file = file;
   spec.dir = dir;
   if (!j.is_object()) spec.fail("", "the top level must be a JSON object, got " + kind_of(j));
-  check_keys(spec, "", j, {"description", "grid", "block", "dynamic_shared_bytes", "args", "buffers"});
+  check_keys(spec, "", j,
+             {"description", "grid", "block", "dynamic_shared_bytes", "registers_per_thread", "args", "buffers"});
   if (!j.contains("grid")) spec.fail("", "missing 'grid'");
   if (!j.contains("block")) spec.fail("", "missing 'block'");
   spec.grid = get_dims(spec, "grid", j["grid"]);
@@ -242,6 +243,9 @@ LaunchSpec parse_launch_spec(const json& j, const std::string& file, const fs::p
   if (j.contains("dynamic_shared_bytes"))
     spec.dynamic_shared_bytes = static_cast<uint32_t>(get_uint(
         spec, "dynamic_shared_bytes", j["dynamic_shared_bytes"], 0, UINT32_MAX));
+  if (j.contains("registers_per_thread"))
+    spec.registers_per_thread =
+        static_cast<uint32_t>(get_uint(spec, "registers_per_thread", j["registers_per_thread"], 1, 255));
 
   if (j.contains("buffers")) {
     const json& buffers = j["buffers"];

@@ -4,6 +4,8 @@
 //
 //   {
 //     "grid": [x, y, z] | n,  "block": [x, y, z] | n,  "dynamic_shared_bytes": n,
+//     "registers_per_thread": n (1..255, optional: the kernel's register count
+//                                for CTA admission, instead of ptxas's),
 //     "args": [ {"type": "u32|s32|u64|s64|f32|f64|...", "value": v}
 //             | {"buffer": "name", "offset": bytes (optional)} ],
 //     "buffers": { "name": { "size_bytes": n,
@@ -50,6 +52,7 @@ struct LaunchSpec {
   std::filesystem::path dir;    // directory of the spec (relative input/output paths)
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
+  uint32_t registers_per_thread = 0;  // 0 = not given
   std::vector<ArgSpec> args;
   std::vector<BufferSpec> buffers;  // sorted by name
 

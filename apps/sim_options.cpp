@@ -109,10 +109,10 @@ DeviceOptions device_options(const SimOptions& options, Io* io) {
   DeviceOptions d;
   d.backend = options.backend;
   d.warp_size = options.warp_size;
-  if (options.backend == Backend::Timing && options.effective) {
-    d.config = options.effective;
-    d.num_sms = options.effective->u32("gpu.num_sms");
-  }
+  // Both backends load modules as the configuration says (frontend.passes,
+  // gpu.sm.register_count_source); only the timing backend models the GPU.
+  d.config = options.effective;
+  if (options.backend == Backend::Timing && options.effective) d.num_sms = options.effective->u32("gpu.num_sms");
   if (io != nullptr && io->progress) {
     std::ostream* err = &io->err;
     d.progress = [err](const std::string& line) { *err << "\r\x1b[Ksimtlm: " << line << std::flush; };

@@ -1,5 +1,6 @@
 #include "apps/summary.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -50,6 +51,8 @@ nlohmann::ordered_json report_json(const RunReport& report) {
     l["warp_instructions"] = s.warp_instructions;
     l["thread_instructions"] = s.thread_instructions;
     l["cycles"] = s.cycles;
+    l["registers_per_thread"] = s.regs_per_thread;
+    l["register_count_source"] = s.register_count_source;
     // The launch's whole statistics tree is in "timing"."kernels" under this
     // index (the CLI's device keeps every launch, so launch i is window i);
     // copying it here too doubled the file (57 MB for gaussian's 358 launches).
@@ -85,6 +88,26 @@ void line(std::ostringstream& os, const std::string& label, const std::string& v
      << "\n";
 }
 
+// Registers per thread of each kernel launched and where the count came
+// from, e.g. "conv_rows 56, conv_cols 46 (ptxas: recorded in ...)": kernels
+// sharing a source and detail are listed together.
+std::string registers_text(const std::vector<LaunchStats>& launches) {
+  std::vector<std::pair<std::string, std::string>> groups;  // (source + detail, "k n, ...")
+  std::vector<std::string> seen;
+  for (const LaunchStats& s : launches) {
+    if (std::find(seen.begin(), seen.end(), s.kernel) != seen.end()) continue;
+    seen.push_back(s.kernel);
+    std::string why = s.register_count_source;
+    if (!s.register_count_detail.empty()) why += ": " + s.register_count_detail;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == why; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {why, ""});
+    it->second += (it->second.empty() ? "" : ", ") + s.kernel + " " + std::to_string(s.regs_per_thread);
+  }
+  std::string out;
+  for (const auto& [why, kernels] : groups) out += (out.empty() ? "" : "; ") + kernels + " (" + why + ")";
+  return out.empty() ? "none launched" : out;
+}
+
 }  // namespace
 
 std::string report_text(const RunReport& report) {
@@ -110,6 +133,7 @@ std::string report_text(const RunReport& report) {
   line(os, "warp instructions", std::to_string(t.warp_instructions));
   line(os, "thread instructions", std::to_string(t.thread_instructions));
   if (t.cycles) line(os, "cycles", std::to_string(t.cycles));
+  line(os, "registers", registers_text(report.launches));
   line(os, "host time", seconds_text(t.host_seconds) + " simulating, " +
                             seconds_text(report.wall_seconds) + " total");
   line(os, "simulation rate", rate_text(t.rate()));

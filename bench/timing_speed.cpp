@@ -27,6 +27,7 @@
 #include "apps/huge_page_heap.h"
 #include "simtlm/config.h"
 #include "simtlm/device.h"
+#include "workloads/ptxas_record.h"
 #include "workloads/workload.h"
 
 namespace {
@@ -132,6 +133,7 @@ int sc_main(int argc, char* argv[]) {
     o.warp_size = cfg->u32("gpu.sm.warp_size");
     o.num_sms = cfg->u32("gpu.num_sms");
     o.launch_records = args.launch_records;
+    o.known_register_counts = workloads::recorded_register_counts();  // as `simtlm run`
     std::unique_ptr<workloads::Workload> w = workloads::WorkloadRegistry::create(args.workload);
     if (!w) {
       std::fprintf(stderr, "simtlm_bench_timing: unknown workload '%s'\n", args.workload.c_str());

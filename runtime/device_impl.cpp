@@ -3,6 +3,7 @@
 #include "runtime/launch_checks.h"
 #include "runtime/module_globals.h"
 #include "runtime/pass_config.h"
+#include "runtime/register_counts.h"
 #include "simtlm/error.h"
 
 namespace simtlm {
@@ -18,17 +19,20 @@ const DeviceOptions& checked(const DeviceOptions& options) {
   return options;
 }
 
-frontend::PassPipeline pipeline_for(const DeviceOptions& options) {
-  return runtime::pass_pipeline_from_config(options.config ? *options.config : Config());
+// The configuration modules are loaded with (DeviceOptions::config, else the built-in defaults).
+const Config& config_of(const DeviceOptions& options) {
+  static const Config defaults;
+  return options.config ? *options.config : defaults;
 }
 
 }  // namespace
 
 DeviceImpl::DeviceImpl(DeviceOptions options)
-    : options_(checked(options)), pipeline_(pipeline_for(options_)), backend_(runtime::make_backend(options_)) {}
+    : options_(checked(options)), pipeline_(runtime::pass_pipeline_from_config(config_of(options_))), backend_(runtime::make_backend(options_)) {}
 
 ModuleHandle DeviceImpl::add_module(std::unique_ptr<ir::Module> module) {
   if (!module) throw Error(ErrorKind::Internal, "add_module: null module");
+  runtime::choose_register_counts(*module, config_of(options_), options_.known_register_counts);
   LoadedModule loaded;
   loaded.var_addresses = runtime::place_module_variables(*module, memory_);
   loaded.module = std::move(module);
@@ -80,6 +84,9 @@ LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_na
   if (stats.kernel.empty()) stats.kernel = kernel.name;
   stats.threads_per_cta = config.block.x * config.block.y * config.block.z;
   stats.dynamic_shared_bytes = config.dynamic_shared_bytes;
+  stats.regs_per_thread = kernel.analysis.regs_per_thread;
+  stats.register_count_source = ir::register_count_source_name(kernel.analysis.regs_source);
+  stats.register_count_detail = kernel.analysis.regs_source_detail;
   const size_t keep = options_.launch_records;
   if (keep != 0 && history_.size() >= keep) {
     history_.erase(history_.begin(), history_.begin() + static_cast<std::ptrdiff_t>(history_.size() - keep + 1));

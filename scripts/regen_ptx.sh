@@ -2,8 +2,9 @@
 # Regenerates workloads/<name>/kernel.ptx from workloads/<name>/kernel.cu with
 #   nvcc -arch=compute_75 -ptx -O3
 # and records ptxas's resource use of that PTX for sm_75 in
-# workloads/<name>/ptxas.txt (shown by `simtlm list --details` next to our own
-# register allocation, so the figures are there on machines without nvcc).
+# workloads/<name>/ptxas.txt (embedded: CTA admission's register counts, and
+# shown by `simtlm list --details` next to our own register allocation, so the
+# figures are there on machines without nvcc).
 # The committed files must be exactly what this script produces (the build
 # embeds kernel.ptx, never kernel.cu, so a stale PTX silently runs old code).
 #
@@ -12,49 +13,65 @@
 #                                        compare with the committed PTX; lists
 #                                        stale (or missing) files, exit 1 if any
 #        scripts/regen_ptx.sh [--check] NAME...   only the named workloads
+#        scripts/regen_ptx.sh --records [--check] [NAME...]
+#                                        only (re-)record ptxas.txt from the
+#                                        committed kernel.ptx: needs ptxas, not nvcc
 #
-# nvcc is looked up on PATH, then in /usr/local/cuda/bin (override: NVCC=...).
+# nvcc is looked up on PATH, then in /usr/local/cuda/bin (override: NVCC=...);
+# with --records, ptxas likewise (override: PTXAS=...). The recorded counts are
+# what CTA admission uses by default (gpu.sm.register_count_source = ptxas).
 set -euo pipefail
 
 usage() {
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 check=0
+records_only=0
 names=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=1 ;;
+    --records) records_only=1 ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "regen_ptx.sh: unknown option '$arg'" >&2; usage >&2; exit 2 ;;
     *) names+=("$arg") ;;
   esac
 done
 
-nvcc="${NVCC:-}"
-if [[ -z "$nvcc" ]]; then
-  if command -v nvcc >/dev/null 2>&1; then
-    nvcc="$(command -v nvcc)"
-  elif [[ -x /usr/local/cuda/bin/nvcc ]]; then
-    nvcc=/usr/local/cuda/bin/nvcc
+if [[ $records_only -eq 1 ]]; then
+  ptxas="${PTXAS:-$(command -v ptxas || true)}"
+  [[ -z "$ptxas" && -x /usr/local/cuda/bin/ptxas ]] && ptxas=/usr/local/cuda/bin/ptxas
+  if [[ -z "$ptxas" || ! -x "$ptxas" ]]; then
+    echo "regen_ptx.sh: ptxas not found (looked on PATH and in /usr/local/cuda/bin; set PTXAS=...)." >&2
+    exit 1
   fi
-fi
-if [[ -n "${NVCC:-}" && ! -x "$nvcc" ]]; then
-  echo "regen_ptx.sh: NVCC=$NVCC is not an executable file." >&2
-  exit 1
-fi
-if [[ -z "$nvcc" ]]; then
-  echo "regen_ptx.sh: nvcc not found (looked on PATH and in /usr/local/cuda/bin)." >&2
-  echo "Install the CUDA toolkit or set NVCC=/path/to/nvcc; the committed kernel.ptx files" >&2
-  echo "are used by the build as they are, so nvcc is only needed after editing kernel.cu." >&2
-  exit 1
-fi
-
-ptxas="$(dirname "$nvcc")/ptxas"
-if [[ ! -x "$ptxas" ]]; then
-  echo "regen_ptx.sh: ptxas not found next to $nvcc" >&2
-  exit 1
+else
+  nvcc="${NVCC:-}"
+  if [[ -z "$nvcc" ]]; then
+    if command -v nvcc >/dev/null 2>&1; then
+      nvcc="$(command -v nvcc)"
+    elif [[ -x /usr/local/cuda/bin/nvcc ]]; then
+      nvcc=/usr/local/cuda/bin/nvcc
+    fi
+  fi
+  if [[ -n "${NVCC:-}" && ! -x "$nvcc" ]]; then
+    echo "regen_ptx.sh: NVCC=$NVCC is not an executable file." >&2
+    exit 1
+  fi
+  if [[ -z "$nvcc" ]]; then
+    echo "regen_ptx.sh: nvcc not found (looked on PATH and in /usr/local/cuda/bin)." >&2
+    echo "Install the CUDA toolkit or set NVCC=/path/to/nvcc; the committed kernel.ptx files" >&2
+    echo "are used by the build as they are, so nvcc is only needed after editing kernel.cu." >&2
+    echo "(--records re-records ptxas.txt with ptxas alone.)" >&2
+    exit 1
+  fi
+  ptxas="$(dirname "$nvcc")/ptxas"
+  if [[ ! -x "$ptxas" ]]; then
+    echo "regen_ptx.sh: ptxas not found next to $nvcc" >&2
+    exit 1
+  fi
 fi
 
 # ptxas.txt: one line per entry, sorted by name, from `ptxas -v` on the PTX.
@@ -105,7 +122,9 @@ for name in "${names[@]}"; do
   out="$tmp/$name.ptx"
   # Compile from inside the workload directory with a relative source name so
   # the output never depends on where the tree is checked out.
-  if ! (cd "$dir" && "$nvcc" -arch=compute_75 -ptx -O3 kernel.cu -o "$out"); then
+  if [[ $records_only -eq 1 ]]; then
+    cp "$dir/kernel.ptx" "$out"
+  elif ! (cd "$dir" && "$nvcc" -arch=compute_75 -ptx -O3 kernel.cu -o "$out"); then
     echo "regen_ptx.sh: nvcc failed on workloads/$name/kernel.cu" >&2
     failed+=("$name")
     continue
@@ -115,7 +134,9 @@ for name in "${names[@]}"; do
     failed+=("$name")
     continue
   fi
-  for pair in "$name.ptx:kernel.ptx" "$name.ptxas.txt:ptxas.txt"; do
+  pairs=("$name.ptx:kernel.ptx" "$name.ptxas.txt:ptxas.txt")
+  [[ $records_only -eq 1 ]] && pairs=("$name.ptxas.txt:ptxas.txt")
+  for pair in "${pairs[@]}"; do
     generated="$tmp/${pair%%:*}"
     committed="$dir/${pair##*:}"
     rel="workloads/$name/${pair##*:}"
@@ -140,7 +161,7 @@ if [[ ${#failed[@]} -gt 0 ]]; then
 fi
 if [[ $check -eq 1 ]]; then
   if [[ ${#stale[@]} -gt 0 ]]; then
-    echo "Stale PTX or ptxas records (regenerate with scripts/regen_ptx.sh using $("$nvcc" --version | grep -m1 release || echo "$nvcc")):" >&2
+    echo "Stale PTX or ptxas records (regenerate with scripts/regen_ptx.sh using $("${nvcc:-$ptxas}" --version | grep -m1 release || echo "${nvcc:-$ptxas}")):" >&2
     for f in "${stale[@]}"; do echo "  $f" >&2; done
     exit 1
   fi

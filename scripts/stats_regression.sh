@@ -10,6 +10,8 @@
 # run writes DIR/<preset>/<workload>-<size>/stats.json; compare lists every
 # file that differs (or is missing) and exits 1 if any does.
 # JOBS (default: the number of cores) runs that many simulations at once.
+# SIMTLM_ARGS adds arguments to every run (e.g. "-p gpu.sm.register_count_source=allocator").
+# scripts/register_count_effect.py tabulates cycles and resident CTAs of two recordings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +38,8 @@ record() {
     bin=$0; out=$1; preset=$2; w=$3; size=$4
     dir="$out/$preset/$w-$size"
     mkdir -p "$dir"
-    if ! "$bin" run "$w" --size "$size" --config "configs/$preset.json" --out "$dir" > "$dir/stdout" 2> "$dir/stderr"; then
+    # shellcheck disable=SC2086
+    if ! "$bin" run "$w" --size "$size" --config "configs/$preset.json" --out "$dir" ${SIMTLM_ARGS:-} > "$dir/stdout" 2> "$dir/stderr"; then
       echo "stats_regression: $preset $w $size failed (see $dir/stderr)" >&2
       exit 255
     fi' "$bin" "$out" < "$list" || failed=1

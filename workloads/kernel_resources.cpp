@@ -1,5 +1,7 @@
 #include "workloads/kernel_resources.h"
 
+#include <algorithm>
+
 #include "frontend/load.h"
 #include "models/sm/sm_params.h"
 #include "simtlm/error.h"
@@ -28,10 +30,15 @@ std::vector<KernelResources> kernel_resources(const Workload& workload) {
   return out;
 }
 
+uint32_t KernelResources::admission_regs(const Config& config) const {
+  if (config.str("gpu.sm.register_count_source") != "ptxas" || !ptxas || ptxas->registers == 0) return regs_per_thread;
+  return std::min(ptxas->registers, config.u32("gpu.sm.max_registers_per_thread"));
+}
+
 models::OccupancyLimits occupancy_on(const Config& config, const KernelResources& kernel) {
   const models::SmParams params = models::sm_params_from_config(config, 0);
   return models::occupancy_limits(
-      params, models::cta_shape(kernel.shape.threads_per_cta, params.warp_size, kernel.regs_per_thread,
+      params, models::cta_shape(kernel.shape.threads_per_cta, params.warp_size, kernel.admission_regs(config),
                                 kernel.shared_bytes()));
 }
 

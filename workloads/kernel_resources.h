@@ -20,18 +20,22 @@ namespace simtlm::workloads {
 
 struct KernelResources {
   KernelShape shape;
-  uint32_t regs_per_thread = 0;      // our allocator (what the timing model uses)
+  uint32_t regs_per_thread = 0;      // our allocator's estimate
   uint64_t static_shared_bytes = 0;  // from the PTX
   std::optional<PtxasKernel> ptxas;  // ptxas -v for sm_75, if recorded
 
   uint64_t shared_bytes() const { return static_shared_bytes + shape.dynamic_shared_bytes; }
+  // The count CTA admission uses on `config` (gpu.sm.register_count_source;
+  // ptxas's capped at gpu.sm.max_registers_per_thread, as runtime/register_counts.h).
+  uint32_t admission_regs(const Config& config) const;
 };
 
 // One entry per declared kernel, in declaration order. Throws Error(Internal)
 // when a declared kernel is not an entry of the workload's PTX.
 std::vector<KernelResources> kernel_resources(const Workload& workload);
 
-// Occupancy of one kernel's CTAs on an SM configured by `config`.
+// Occupancy of one kernel's CTAs on an SM configured by `config`, with the
+// register count admission uses there (admission_regs).
 models::OccupancyLimits occupancy_on(const Config& config, const KernelResources& kernel);
 
 }  // namespace simtlm::workloads

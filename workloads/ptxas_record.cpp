@@ -32,4 +32,21 @@ std::map<std::string, PtxasKernel> ptxas_record(const std::string& ptx_name) {
   return parse_ptxas_record(embedded_ptxas(ptx_name));
 }
 
+RegisterCountLookup recorded_register_counts() {
+  return [](const std::string& module_name, const std::string& kernel) -> std::optional<KnownRegisterCount> {
+    const std::string suffix = ".ptx";
+    if (module_name.size() <= suffix.size() ||
+        module_name.compare(module_name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      return std::nullopt;
+    const std::string ptx_name = module_name.substr(0, module_name.size() - suffix.size());
+    const auto record = ptxas_record(ptx_name);
+    const auto it = record.find(kernel);
+    if (it == record.end()) return std::nullopt;
+    KnownRegisterCount count;
+    count.registers = it->second.registers;
+    count.detail = "recorded in workloads/" + ptx_name + "/ptxas.txt (ptxas -arch=sm_75)";
+    return count;
+  };
+}
+
 }  // namespace simtlm::workloads

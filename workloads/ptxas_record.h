@@ -1,12 +1,15 @@
 // ptxas's resource use of a workload's kernels (sm_75), as recorded in
 // workloads/<name>/ptxas.txt by scripts/regen_ptx.sh and embedded in the
 // binary. Shown beside our own register allocation by `simtlm list --details`
-// and docs/register-allocation.md; never used by the simulator itself.
+// and docs/register-allocation.md; the register counts are what CTA admission
+// uses when gpu.sm.register_count_source = ptxas (recorded_register_counts()).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+
+#include "simtlm/device.h"
 
 namespace simtlm::workloads {
 
@@ -24,5 +27,10 @@ std::map<std::string, PtxasKernel> parse_ptxas_record(const std::string& text);
 
 // The embedded record of workload PTX module `ptx_name` (empty map if none).
 std::map<std::string, PtxasKernel> ptxas_record(const std::string& ptx_name);
+
+// DeviceOptions::known_register_counts for the built-in workloads: the
+// recorded count of a kernel of module "<ptx_name>.ptx" (the name the drivers
+// load their embedded PTX under).
+RegisterCountLookup recorded_register_counts();
 
 }  // namespace simtlm::workloads

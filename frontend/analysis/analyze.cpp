@@ -47,6 +47,7 @@ void analyze(ir::Module& module) {
     set_reconvergence_points(fn, a.cfg, a.post_dominators);
     fn.analysis.loop_headers = a.loops.headers();
     fn.analysis.regs_per_thread = a.registers.regs_per_thread();
+    fn.analysis.allocator_regs_per_thread = fn.analysis.regs_per_thread;
     fn.analysis.pred_regs = a.registers.preds;
     fn.analysis.max_live_regs32 = a.registers.max_live_regs32;
     fn.analysis.zero_all_registers = reads_other_lanes(fn);

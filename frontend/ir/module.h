@@ -68,10 +68,27 @@ struct BasicBlock {
   std::string label;            // first label naming this block ("" if none)
 };
 
+// Where FunctionAnalysis::regs_per_thread (the count CTA admission uses)
+// comes from. The front end sets Allocator; the runtime may replace the count
+// by the toolchain's (gpu.sm.register_count_source, docs/register-allocation.md).
+enum class RegisterCountSource : uint8_t {
+  Allocator,          // our allocator's estimate (the configuration asks for it)
+  AllocatorFallback,  // our allocator's estimate: no ptxas count is known
+  Ptxas,              // ptxas "Used N registers" (recorded, or run on the PTX)
+  LaunchSpec,         // given with the launch (simtlm ptx --launch SPEC)
+};
+// "allocator", "allocator_fallback", "ptxas", "launch_spec".
+const char* register_count_source_name(RegisterCountSource source);
+
 // Per-function results of frontend/analysis, filled by analysis::analyze().
 struct FunctionAnalysis {
   bool done = false;
-  uint32_t regs_per_thread = 0;      // 32-bit registers after our allocator
+  // 32-bit registers per thread that CTA admission uses: our allocator's
+  // estimate unless the runtime chose a toolchain count (regs_source).
+  uint32_t regs_per_thread = 0;
+  uint32_t allocator_regs_per_thread = 0;  // our allocator's estimate, always
+  RegisterCountSource regs_source = RegisterCountSource::Allocator;
+  std::string regs_source_detail;  // where a toolchain count came from, or why none was used
   uint32_t pred_regs = 0;            // predicate registers after allocation
   uint32_t max_live_regs32 = 0;      // peak simultaneous live 32-bit register units
   std::vector<uint32_t> loop_headers;  // block indices of natural-loop headers

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,12 @@ struct LaunchStats {
   uint64_t thread_instructions = 0;  // sum of active lanes over issued instructions
   uint64_t cycles = 0;               // core cycles (timing backend only)
   double host_seconds = 0.0;         // wall time spent simulating this launch
+  // Registers per thread that CTA admission used and where the count came
+  // from: "ptxas", "launch_spec", "allocator" (configured) or
+  // "allocator_fallback" (no ptxas count known); see gpu.sm.register_count_source.
+  uint32_t regs_per_thread = 0;
+  std::string register_count_source;
+  std::string register_count_detail;  // e.g. which ptxas, or why it was not used
 
   // Backend-specific detail as JSON text (the timing backend: every statistic
   // of this launch's window, tens of kB), empty when the backend has none.
@@ -82,6 +89,19 @@ struct LaunchStats {
 };
 
 enum class Backend { Functional, Timing };
+
+// A kernel's registers per thread as the toolchain reports them (ptxas's
+// "Used N registers") or as the user gives them.
+struct KnownRegisterCount {
+  uint32_t registers = 0;         // 0: unknown after all, `detail` says why
+  bool from_launch_spec = false;  // given by the user rather than by ptxas
+  std::string detail;             // where it comes from, for the summary
+};
+// Looks up the known count of kernel `kernel` of the module loaded under
+// `module_name` (the name given to load_module_string, or the path given to
+// load_module_file); std::nullopt when none is known.
+using RegisterCountLookup =
+    std::function<std::optional<KnownRegisterCount>(const std::string& module_name, const std::string& kernel)>;
 
 struct DeviceOptions {
   Backend backend = Backend::Functional;
@@ -104,6 +124,11 @@ struct DeviceOptions {
   // virtual platform sets a bound; launch() still returns each launch's
   // statistics, and the totals always cover every launch.
   size_t launch_records = 0;
+  // Known toolchain register counts (the built-in workloads' recorded ptxas
+  // counts, ptxas run on a user's PTX, a launch spec). With
+  // gpu.sm.register_count_source = ptxas a known count replaces our
+  // allocator's estimate for CTA admission; unset = none known.
+  RegisterCountLookup known_register_counts;
 };
 
 using ModuleHandle = uint32_t;

@@ -61,6 +61,12 @@ void sm_keys(std::vector<ConfigKey>& t) {
                 "A kernel's registers per thread are rounded up to a multiple of this before CTA admission "
                 "(GPGPU-Sim: (regs+3)&~3; CUDA CC 2.0 hardware allocates 64 per warp = 2 per thread).",
                 "GPGPU-Sim 3.x shader_core_config::max_cta; seed note 000 §2.2"));
+  t.push_back(E("gpu.sm.register_count_source", "ptxas", {"ptxas", "allocator"},
+                "Registers per thread that CTA admission uses: ptxas's count where one is known (recorded for "
+                "the built-in workloads, from running ptxas on a user's PTX, or registers_per_thread of a "
+                "launch spec), else our allocator's estimate (the summary says which); or always our "
+                "allocator's estimate. A ptxas count above gpu.sm.max_registers_per_thread is capped at it.",
+                "simtlm decision, as GPGPU-Sim (which takes ptxas's count); docs/register-allocation.md"));
   t.push_back(U("gpu.sm.max_registers_per_thread", 63, "registers", 1, 255,
                 "Largest register count a kernel may use per thread; launches above it are rejected.",
                 "CUDA compute capability 2.0 limit (63); Hayes §5 (seed note 001 §2.1)"));

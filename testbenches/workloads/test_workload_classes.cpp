@@ -4,6 +4,12 @@
 // register- and scratchpad-sharing studies, the register-limited (and the
 // thread-limited control) classes are judged with the preset's 48 KB of shared
 // memory per SM and the scratchpad-limited class with 16 KB.
+//
+// The classes were chosen on our allocator's register counts, so they are
+// judged with gpu.sm.register_count_source = allocator. With ptxas's counts
+// (the default since that key exists) three workloads change limiter:
+// fdtd3d and histogram256 become (partly) register-limited at 16 KB, mummer
+// ties threads and registers (docs/workloads.md, Occupancy classes).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,6 +31,7 @@ const std::set<std::string> kClasses = {"register-limited", "scratchpad-limited"
 Config c2050_with_shared(uint32_t bytes) {
   Config c = Config::preset("tesla_c2050");
   c.set("gpu.sm.shared_memory_bytes", std::to_string(bytes));
+  c.set("gpu.sm.register_count_source", "allocator");
   return c;
 }
 
@@ -41,7 +48,7 @@ TEST_P(WorkloadClass, LimiterOnTeslaC2050MatchesTheClass) {
                                               [](const KernelResources& k) { return k.shape.characteristic; });
   EXPECT_TRUE(any_characteristic) << "every kernel is marked auxiliary";
 
-  const Config c2050_48k = Config::preset("tesla_c2050");
+  const Config c2050_48k = c2050_with_shared(48 * 1024);
   const Config c2050_16k = c2050_with_shared(16 * 1024);
   for (const KernelResources& k : kernels) {
     if (!k.shape.characteristic) continue;

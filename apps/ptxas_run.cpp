@@ -1,0 +1,87 @@
+#include "apps/ptxas_run.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+namespace simtlm::cli {
+
+namespace {
+
+bool executable(const std::string& path) { return !path.empty() && access(path.c_str(), X_OK) == 0; }
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+std::string find_ptxas() {
+  if (const char* env = std::getenv("SIMTLM_PTXAS")) return executable(env) ? env : "";
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream dirs(path);
+    std::string dir;
+    while (std::getline(dirs, dir, ':'))
+      if (!dir.empty() && executable(dir + "/ptxas")) return dir + "/ptxas";
+  }
+  return executable("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : "";
+}
+
+std::map<std::string, uint32_t> parse_ptxas_registers(const std::string& log) {
+  static const std::regex entry("Compiling entry function '([^']+)'");
+  static const std::regex used("Used ([0-9]+) registers");
+  std::map<std::string, uint32_t> out;
+  std::istringstream lines(log);
+  std::string line, kernel;
+  std::smatch m;
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, m, entry)) {
+      kernel = m[1];
+    } else if (!kernel.empty() && std::regex_search(line, m, used)) {
+      out[kernel] = static_cast<uint32_t>(std::stoul(m[1]));
+      kernel.clear();
+    }
+  }
+  return out;
+}
+
+PtxasCounts run_ptxas(const std::string& file, const std::string& target) {
+  PtxasCounts r;
+  std::smatch m;
+  static const std::regex arch("sm_[0-9]+[a-z]?");
+  if (!std::regex_search(target, m, arch)) {
+    r.failure = "the module's .target '" + target + "' names no sm_NN architecture";
+    return r;
+  }
+  r.arch = m[0];
+  r.ptxas = find_ptxas();
+  if (r.ptxas.empty()) {
+    r.failure = "ptxas not found (PATH, /usr/local/cuda/bin, SIMTLM_PTXAS)";
+    return r;
+  }
+  const std::string command = shell_quote(r.ptxas) + " -arch=" + r.arch + " -v " + shell_quote(file) +
+                              " -o /dev/null 2>&1";
+  std::string log;
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) {
+    r.failure = "cannot run " + r.ptxas;
+    return r;
+  }
+  char buf[4096];
+  while (fgets(buf, sizeof buf, p)) log += buf;
+  const int status = pclose(p);
+  if (status != 0) {
+    const std::string first = log.substr(0, log.find('\n'));
+    r.failure = "ptxas -arch=" + r.arch + " failed: " + first;
+    return r;
+  }
+  r.registers = parse_ptxas_registers(log);
+  return r;
+}
+
+}  // namespace simtlm::cli
