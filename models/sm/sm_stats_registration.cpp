@@ -1,7 +1,7 @@
 // The SM's statistics: issue-slot accounting, instruction mix, front end,
 // register file, shared/constant memory, LD/ST, CTA residency, IPC and the
-// L1D's counters, registered under the SM's group (gpu.sm[i]). Parts of the
-// SM (policies, allocators) are to add theirs from here.
+// L1D's counters, registered under the SM's group (gpu.sm[i]); the policy and
+// the allocators add theirs under gpu.sm[i].scheduler / .regfile / .smem.
 #include <string>
 
 #include "models/sm/sm.h"
@@ -73,6 +73,10 @@ void Sm::register_stats(const stats::Group& g) {
   g.level("max_resident_warps", &s.max_resident_warps, "warps", "most resident warps since the start");
   g.formula("ipc", "@warp_instructions / @active_cycles", "instructions/cycle", "IPC while active");
   if (Cache* l1 = l1d()) l1->register_stats(g.child("l1d"));
+  // The swappable parts add their own counters (none for the baselines).
+  policy_->register_stats(g.child("scheduler"));
+  register_allocator().register_stats(g.child("regfile"));
+  shared_allocator().register_stats(g.child("smem"));
 }
 
 }  // namespace simtlm::models

@@ -318,10 +318,11 @@ TEST(SmHooks, ARegisteredAllocatorSeesWarpAndCtaLifeCycle) {
   EXPECT_LT(find_call("admit 0"), find_call("finished 0.0"));
   EXPECT_LT(find_call("finished 0.0"), find_call("release 0"));
   EXPECT_LT(find_call("finished 0.1"), find_call("release 0"));
-  // The allocator's statistics go where the SM's group puts them.
+  // The SM registers the allocator's statistics under its own group.
   stats::Registry reg;
-  b.sm().register_allocator().register_stats(stats::Group(reg, "gpu.sm[0].regfile"));
-  EXPECT_TRUE(reg.contains("gpu.sm[0].regfile.finished_warps"));
+  b.sm().register_stats(stats::Group(reg, "gpu.sm[0]"));
+  ASSERT_TRUE(reg.contains("gpu.sm[0].regfile.finished_warps"));
+  EXPECT_EQ(reg.value("gpu.sm[0].regfile.finished_warps", reg.capture()), 8.0);
 }
 
 // ---------------------------------------------------------------- suspend / resume
