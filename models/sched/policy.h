@@ -111,6 +111,12 @@ class Policy {
   // only to policies whose wants_stall_events() is true: it is a hot path).
   virtual bool wants_stall_events() const { return false; }
   virtual void on_stall(uint32_t slot, StallKind kind, uint64_t cycle) { (void)slot, (void)kind, (void)cycle; }
+  // A number that changes whenever a stall event changed the policy's order
+  // (e.g. two_level swapped a stalled warp for a pending one). After a scan
+  // that issued nothing, a change makes the SM scan again in the next cycle:
+  // otherwise an SM whose examined warps were all parked would sleep while
+  // the warps the policy now offers are ready.
+  virtual uint64_t stall_order_version() const { return 0; }
   virtual void on_barrier(uint32_t slot, BarrierEvent event, uint64_t cycle) { (void)slot, (void)event, (void)cycle; }
   // L1D events of accesses made by this SM (hit/miss/merge/fill/evict), only
   // to policies whose wants_cache_events() is true (the SM does not observe

@@ -50,6 +50,7 @@ void TwoLevelPolicy::demote(Sched& s, uint32_t slot) {
   s.active.erase(it);
   s.pending.push_back(slot);
   promote(s, slot);
+  ++demotions_;
 }
 
 void TwoLevelPolicy::warp_added(const WarpInfo& warp) {

@@ -27,6 +27,7 @@ class TwoLevelPolicy : public Policy {
   void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) override;
   bool wants_stall_events() const override { return true; }
   void on_stall(uint32_t slot, StallKind kind, uint64_t cycle) override;
+  uint64_t stall_order_version() const override { return demotions_; }
   std::string describe(unsigned scheduler) const override;
 
   // Inspection (tests, reports).
@@ -49,6 +50,7 @@ class TwoLevelPolicy : public Policy {
   std::vector<Sched> sched_;
   std::vector<uint32_t> owner_;
   std::vector<uint64_t> age_;
+  uint64_t demotions_ = 0;  // stall_order_version()
 };
 
 }  // namespace simtlm::models::sched

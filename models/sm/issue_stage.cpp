@@ -50,6 +50,7 @@ int IssueStage::reason_priority(uint8_t reason) {
 bool IssueStage::run(uint64_t c) {
   WarpTable& warps = parts_.warps;
   sched::Policy& policy = parts_.policy;
+  const uint64_t order_version = policy_wants_stalls_ ? policy.stall_order_version() : 0;
   for (uint32_t s = 0; s < p_.schedulers; ++s) {
     uint8_t best = kIdle;
     bool issued = false;
@@ -132,6 +133,10 @@ bool IssueStage::run(uint64_t c) {
     memo.needs_backlog = needs_backlog;
     last_reason_[s] = reason;
     ++slot_counter(reason);
+  }
+  // Stall events changed what the policy offers: look again next cycle.
+  if (policy_wants_stalls_ && !issued_this_cycle_ && policy.stall_order_version() != order_version) {
+    throttled_this_cycle_ = true;
   }
   return true;
 }

@@ -23,6 +23,7 @@
 
 #include <sstream>
 
+#include "testbenches/models_sm/kernels.h"
 #include "testbenches/models_sm/sm_harness.h"
 
 namespace simtlm::models::test {
@@ -135,6 +136,35 @@ TEST(SchedIssueOrder, WarpsAreSplitAmongSchedulersBySlot) {
   EXPECT_EQ(per_cycle_max, 2u);  // both schedulers issue in the same cycle
   SmStats& s = b.sm().stats();
   EXPECT_EQ(s.slot_issued, 4u * 44u);
+}
+
+}  // namespace
+}  // namespace simtlm::models::test
+
+namespace simtlm::models::test {
+namespace {
+
+// Regression: with two_level, warps waiting at a CTA-wide barrier fill the
+// active set and are demoted one by one as the scan reports them; the warps
+// promoted in their place are ready, but nothing issued in that scan. The SM
+// used to go to sleep (no event pending) and the launch deadlocked (btree and
+// histogram256 at small size). A changed order now makes it scan again.
+TEST(TwoLevelBarrier, ACtaWiderThanTheActiveSetReachesItsBarriers) {
+  SmParams p = test_params();
+  p.schedulers = 1;
+  p.policy.name = "two_level";
+  p.policy.active_set_size = 2;
+  SmBench b(kReducePtx, p);
+  std::vector<uint32_t> in(256);
+  for (uint32_t i = 0; i < 256; ++i) in[i] = i;
+  const uint64_t pin = b.upload(in);
+  const uint64_t pout = b.alloc(4 * 2);
+  b.launch("reduce", dim(1), dim(256), Args().add(pin).add(pout));
+  b.run();
+  ASSERT_TRUE(b.all_done()) << b.sm().describe_stall();
+  const std::vector<uint32_t> out = b.download<uint32_t>(pout, 2);
+  EXPECT_EQ(out[0], 255u * 256u / 2u);
+  EXPECT_EQ(out[1], 255u * 256u / 2u);
 }
 
 }  // namespace
