@@ -10,34 +10,4 @@ RegisterBanks::RegisterBanks(uint32_t banks, uint32_t ports_per_bank, uint32_t w
   if (banks_ > 1 && (banks_ & (banks_ - 1)) == 0) bank_mask_ = banks_ - 1;
 }
 
-uint64_t RegisterBanks::read(const uint32_t* regs, unsigned n, uint32_t warp, uint64_t cycle) {
-  uint64_t done = cycle + 1;
-  const uint64_t first_slot = ports_ == 1 ? cycle : cycle * ports_;
-  for (unsigned i = 0; i < n; ++i) {
-    uint64_t& next = next_slot_[bank_of(regs[i], warp)];
-    const uint64_t slot = std::max(next, first_slot);
-    next = slot + 1;
-    const uint64_t at = ports_ == 1 ? slot : slot / ports_;
-    if (at > cycle) ++conflicts_;
-    done = std::max(done, at + 1);
-  }
-  reads_ += n;
-  return done;
-}
-
-uint64_t RegisterBanks::write(const uint32_t* regs, unsigned n, uint32_t warp, uint64_t cycle) {
-  uint64_t done = cycle;
-  const uint64_t first_slot = cycle * write_ports_;
-  for (unsigned i = 0; i < n; ++i) {
-    uint64_t& next = next_write_slot_[bank_of(regs[i], warp)];
-    const uint64_t slot = std::max(next, first_slot);
-    next = slot + 1;
-    const uint64_t at = slot / write_ports_;
-    if (at > cycle) ++write_conflicts_;
-    done = std::max(done, at);
-  }
-  writes_ += n;
-  return done;
-}
-
 }  // namespace simtlm::models::regfile

@@ -55,10 +55,38 @@ class RegisterBanks {
   // Reads `n` registers (distinct) of warp `warp` issued in `cycle`. Returns
   // the cycle after the last read, i.e. when the operands are collected
   // (cycle + 1 without conflicts, also when n == 0).
-  uint64_t read(const uint32_t* regs, unsigned n, uint32_t warp, uint64_t cycle);
+  template <typename Reg>
+  uint64_t read(const Reg* regs, unsigned n, uint32_t warp, uint64_t cycle) {
+    uint64_t done = cycle + 1;
+    const uint64_t first_slot = ports_ == 1 ? cycle : cycle * ports_;
+    for (unsigned i = 0; i < n; ++i) {
+      uint64_t& next = next_slot_[bank_of(regs[i], warp)];
+      const uint64_t slot = next > first_slot ? next : first_slot;
+      next = slot + 1;
+      const uint64_t at = ports_ == 1 ? slot : slot / ports_;
+      if (at > cycle) ++conflicts_;
+      if (at + 1 > done) done = at + 1;
+    }
+    reads_ += n;
+    return done;
+  }
   // Writes `n` registers of warp `warp` starting in `cycle`. Returns the
   // cycle of the last write (`cycle` without conflicts, also when n == 0).
-  uint64_t write(const uint32_t* regs, unsigned n, uint32_t warp, uint64_t cycle);
+  template <typename Reg>
+  uint64_t write(const Reg* regs, unsigned n, uint32_t warp, uint64_t cycle) {
+    uint64_t done = cycle;
+    const uint64_t first_slot = write_ports_ == 1 ? cycle : cycle * write_ports_;
+    for (unsigned i = 0; i < n; ++i) {
+      uint64_t& next = next_write_slot_[bank_of(regs[i], warp)];
+      const uint64_t slot = next > first_slot ? next : first_slot;
+      next = slot + 1;
+      const uint64_t at = write_ports_ == 1 ? slot : slot / write_ports_;
+      if (at > cycle) ++write_conflicts_;
+      if (at > done) done = at;
+    }
+    writes_ += n;
+    return done;
+  }
 
   uint64_t reads() const { return reads_; }
   uint64_t conflicts() const { return conflicts_; }

@@ -45,24 +45,24 @@ class ExecUnits {
 // among equal cycles.
 class WritebackQueue {
  public:
+  // Event::op of an ALU event whose delayed register write is done.
+  static constexpr uint32_t kWritten = 1;
+
   struct Event {
     uint64_t cycle;
     uint64_t seq;
     uint32_t slot;  // ALU writeback: warp slot; memory piece: kNoSlot
-    uint32_t op;    // memory piece: memory operation id
+    uint32_t op;    // memory piece: memory operation id; ALU: kWritten when only the release is left
     const InstTiming* info;
-    bool written;   // a delayed register write is done: only the release is left
     bool operator>(const Event& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
   };
 
-  void alu(uint64_t cycle, uint32_t slot, const InstTiming& info) { q_.push({cycle, seq_++, slot, 0, &info, false}); }
-  void memory_piece(uint64_t cycle, uint32_t op, const InstTiming& info) {
-    q_.push({cycle, seq_++, ~0u, op, &info, false});
-  }
+  void alu(uint64_t cycle, uint32_t slot, const InstTiming& info) { q_.push({cycle, seq_++, slot, 0, &info}); }
+  void memory_piece(uint64_t cycle, uint32_t op, const InstTiming& info) { q_.push({cycle, seq_++, ~0u, op, &info}); }
   // The destinations of warp `slot` are released at `cycle` (their write to
   // the register file was delayed by a write-port conflict).
   void release(uint64_t cycle, uint32_t slot, const InstTiming& info) {
-    q_.push({cycle, seq_++, slot, 0, &info, true});
+    q_.push({cycle, seq_++, slot, kWritten, &info});
   }
   bool due(uint64_t c) const { return !q_.empty() && q_.top().cycle <= c; }
   Event pop() {

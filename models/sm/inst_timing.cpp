@@ -102,7 +102,7 @@ MemPath extension_path(const ExtensionTiming& ext, const DecodedInst& d, const i
 
 // Appends the physical 32-bit registers of virtual register `reg` to `out`
 // (distinct, at most `cap`): none for predicates and constant-bank values.
-void add_bank_regs(const ir::Function& fn, uint32_t reg, uint32_t* out, uint8_t& n, unsigned cap) {
+void add_bank_regs(const ir::Function& fn, uint32_t reg, uint16_t* out, uint8_t& n, unsigned cap) {
   const ir::Register& r = fn.regs[reg];
   const uint32_t units = frontend::analysis::reg_units(r);
   uint32_t first = reg;
@@ -113,7 +113,7 @@ void add_bank_regs(const ir::Function& fn, uint32_t reg, uint32_t* out, uint8_t&
     return;
   }
   for (uint32_t k = 0; k < units; ++k) {
-    const uint32_t p = first + k;
+    const uint16_t p = static_cast<uint16_t>(first + k);  // < 65536: registers per thread are <= 255
     bool known = false;
     for (unsigned i = 0; i < n; ++i) known = known || out[i] == p;
     if (!known && n < cap) out[n++] = p;

@@ -58,8 +58,9 @@ struct alignas(64) InstTiming {
   static constexpr unsigned kMaxSrc = 10;
   static constexpr unsigned kMaxDst = 4;
 
-  // What the issue scan reads on every examination comes first (one cache
-  // line with the operand masks); the register lists follow.
+  // What the issue scan reads on every examination, and the register-bank
+  // accesses of an issue, come first (the first cache line holds the masks
+  // and the first twelve bank accesses); the virtual register lists follow.
   functional::ExecClass cls = functional::ExecClass::Nop;
   ExecUnit unit = ExecUnit::Sp;     // after the count-0 fallbacks
   CollectorSet collector = CollectorSet::Alu;
@@ -76,22 +77,22 @@ struct alignas(64) InstTiming {
   bool global_skips_l1d = false;
   bool evict_first = false;
   uint8_t space_index = 0;  // MemPath::Space: index into SmParams::memory_spaces
+  uint8_t num_rf_reads = 0;
+  uint8_t num_rf_writes = 0;
   uint32_t latency = 1;
   uint32_t interval = 1;
   uint64_t operand_mask[2] = {};
-  uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
-  uint32_t dst[kMaxDst] = {};       // register indices written
   const ExtensionTiming* extension = nullptr;  // registered timing of an extension instruction
   // The physical 32-bit registers read and written at the register banks
   // (FunctionAnalysis::phys_regs; a 64-bit value is 2, a 128-bit value 4;
   // predicates and constant-bank values take no bank access). Virtual
   // register numbers stand in for a kernel without a register allocation.
-  static constexpr unsigned kMaxRfReads = 24;
+  static constexpr unsigned kMaxRfReads = 20;
   static constexpr unsigned kMaxRfWrites = 8;
-  uint8_t num_rf_reads = 0;
-  uint8_t num_rf_writes = 0;
-  uint32_t rf_reads[kMaxRfReads] = {};
-  uint32_t rf_writes[kMaxRfWrites] = {};
+  uint16_t rf_reads[kMaxRfReads] = {};
+  uint16_t rf_writes[kMaxRfWrites] = {};
+  uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
+  uint32_t dst[kMaxDst] = {};       // register indices written
   bool is_memory() const { return unit == ExecUnit::Ldst; }
 };
 

@@ -171,14 +171,15 @@ SmStats& Sm::stats() {
 
 // ---------------------------------------------------------------- completions
 
-bool Sm::write_registers(uint32_t slot, const InstTiming& info, uint64_t c) {
+// Both on the path of every result: kept inline.
+[[gnu::always_inline]] inline bool Sm::write_registers(uint32_t slot, const InstTiming& info, uint64_t c) {
   const uint64_t done = collector_.write(info, slot, c);
   if (done == c) return true;
   writebacks_.release(done, slot, info);  // released when the delayed write is done
   return false;
 }
 
-void Sm::release(uint32_t slot, const InstTiming& info, uint64_t c) {
+[[gnu::always_inline]] inline void Sm::release(uint32_t slot, const InstTiming& info, uint64_t c) {
   scoreboard_.release(warps_[slot], info);
   if (!bus_.empty()) {
     const RegisterAccess a{c, slot, &info};
@@ -203,7 +204,7 @@ void Sm::process_completions(uint64_t c) {
     const WritebackQueue::Event e = writebacks_.pop();
     if (e.slot == kNoSlot) {
       memory_piece_done(e.op, c);
-    } else if (e.written || write_registers(e.slot, *e.info, c)) {
+    } else if (e.op == WritebackQueue::kWritten || write_registers(e.slot, *e.info, c)) {
       release(e.slot, *e.info, c);
     }
   }

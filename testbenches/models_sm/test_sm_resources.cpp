@@ -79,7 +79,7 @@ TEST(SmResources, RegisterBanksSerialiseSameBankReads) {
   EXPECT_EQ(banks.read(r0, 1, 0, 30), 31u);
   EXPECT_EQ(banks.read(r0, 1, 16, 30), 32u);
   EXPECT_EQ(banks.conflicts(), 2u);
-  EXPECT_EQ(banks.read(nullptr, 0, 0, 40), 41u);
+  EXPECT_EQ(banks.read(static_cast<const uint32_t*>(nullptr), 0, 0, 40), 41u);
 }
 
 TEST(SmResources, RegisterBankWritesSerialiseOnTheirOwnPorts) {
@@ -101,7 +101,7 @@ TEST(SmResources, RegisterBankWritesSerialiseOnTheirOwnPorts) {
   regfile::RegisterBanks two(16, 1, 2);
   EXPECT_EQ(two.write(same, 2, 0, 10), 10u);
   EXPECT_EQ(two.write_conflicts(), 0u);
-  EXPECT_EQ(two.write(nullptr, 0, 0, 20), 20u);
+  EXPECT_EQ(two.write(static_cast<const uint32_t*>(nullptr), 0, 0, 20), 20u);
 }
 
 TEST(SmResources, SharedMemoryBankConflictDegree) {
