@@ -36,6 +36,18 @@ WarpEvent CtaTable::warp_event(uint32_t slot, uint64_t c) const {
   return e;
 }
 
+sched::WarpInfo CtaTable::warp_info(uint32_t slot) const {
+  const WarpState& w = warps_[slot];
+  sched::WarpInfo info;
+  info.slot = slot;
+  info.scheduler = w.scheduler;
+  info.age = w.age;
+  info.cta_slot = w.cta_slot;
+  info.cta_id = ctas_[w.cta_slot].linear_id;
+  info.warp_in_cta = w.warp_in_cta;
+  return info;
+}
+
 uint32_t CtaTable::max_resident_ctas(const CtaShape& shape) const {
   // One computation for the dispatcher, `simtlm list --details` and the tests.
   // It builds the configured allocators to ask them (about a million host
@@ -139,14 +151,7 @@ void CtaTable::activate_pending(uint64_t c) {
       w.blocking_reg = kNoSlot;
       cs.warp_slots.push_back(ws);
       warps_.add_live(w.scheduler);
-      sched::WarpInfo info;
-      info.slot = ws;
-      info.scheduler = w.scheduler;
-      info.age = w.age;
-      info.cta_slot = cslot;
-      info.cta_id = cs.linear_id;
-      info.warp_in_cta = w.warp_in_cta;
-      policy_.warp_added(info);
+      policy_.warp_added(warp_info(ws));
       front_.want_fetch(ws);
     }
     ++resident_ctas_;
@@ -207,14 +212,7 @@ void CtaTable::resume(uint32_t cslot, uint64_t c) {
     w.sb_blocked = false;  // re-examined: the scoreboard answers again
     warps_.park(ws, kIssued);
     warps_.add_live(w.scheduler);
-    sched::WarpInfo info;
-    info.slot = ws;
-    info.scheduler = w.scheduler;
-    info.age = w.age;
-    info.cta_slot = cslot;
-    info.cta_id = cs.linear_id;
-    info.warp_in_cta = w.warp_in_cta;
-    policy_.warp_added(info);
+    policy_.warp_added(warp_info(ws));
     if (w.ib_count == 0) front_.want_fetch(ws);
   }
   if (!bus_.empty()) {

@@ -107,6 +107,8 @@ class CtaTable {
   void complete(uint32_t cta_slot, uint64_t c);
   CtaEvent event(uint32_t cta_slot, uint64_t c) const;
   WarpEvent warp_event(uint32_t slot, uint64_t c) const;
+  // What the scheduling policy is told of the warp in `slot`.
+  sched::WarpInfo warp_info(uint32_t slot) const;
 
   const SmParams& p_;
   uint32_t max_warps_;
