@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "frontend/ir/instruction.h"
+#include "frontend/ir/module.h"
 #include "models/sched/policy.h"
 
 namespace simtlm::models {
@@ -33,6 +34,9 @@ struct GateQuery {
   uint32_t pc = 0;
   const ir::Instruction* inst = nullptr;  // nullptr for the implicit final exit
   const InstTiming* timing = nullptr;     // execution class, registers read and written
+  // The kernel (the variant the launch runs): its kept analyses and the
+  // per-instruction annotations front-end passes attached (index = pc).
+  const ir::Function* kernel = nullptr;
 };
 
 class IssueGate {

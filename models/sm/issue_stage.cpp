@@ -219,6 +219,7 @@ bool IssueStage::gates_allow(const WarpState& w, uint32_t slot, uint64_t c, Stal
   q.pc = w.ib_pc;
   q.inst = cs.ctx->decoded(w.ib_pc).inst;
   q.timing = &w.timing->at(w.ib_pc);
+  q.kernel = &cs.ctx->kernel();
   for (IssueGate* g : gates_) {
     stall = StallKind::Throttled;
     if (!g->allows(q, stall)) return false;

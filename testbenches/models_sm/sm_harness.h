@@ -185,6 +185,8 @@ class SmBench {
 
   Sm& sm() { return *sm_; }
   const ir::Module& module() const { return *module_; }
+  // Before launch(): e.g. to attach annotations as a front-end pass would.
+  ir::Module& mutable_module() { return *module_; }
   MemTarget& target() { return *target_; }
   functional::GlobalMemory& memory() { return mem_; }
   functional::GlobalMemory& reference_memory() { return ref_; }

@@ -178,6 +178,48 @@ TEST(SmHooks, AGateMayChargeAPipelineStall) {
   EXPECT_EQ(s.slot_throttled, 0u);
 }
 
+// A gate driven by a per-instruction annotation (as GREENER's power states
+// or FineReg's live-register vectors would be): an instruction whose
+// "test.hold_until" value is above the cycle waits.
+struct AnnotationGate : IssueGate {
+  const char* name() const override { return "annotation"; }
+  bool allows(const GateQuery& q, sched::StallKind& stall) override {
+    const std::vector<uint64_t>* hold = q.kernel->annotations.find<uint64_t>("test.hold_until");
+    if (hold == nullptr || q.pc >= hold->size() || q.cycle >= (*hold)[q.pc]) return true;
+    stall = sched::StallKind::Throttled;
+    return false;
+  }
+};
+
+TEST(SmHooks, AGateReadsTheKernelsPerInstructionAnnotations) {
+  SmBench b(kVaddPtx, test_params());
+  ir::Function& k = b.mutable_module().functions[b.module().function_index.at("vadd")];
+  std::vector<uint64_t> hold(k.insts.size(), 0);
+  uint32_t store_pc = 0;
+  for (uint32_t pc = 0; pc < k.insts.size(); ++pc) {
+    if (k.insts[pc].op == ir::Opcode::St) store_pc = pc;
+  }
+  ASSERT_GT(store_pc, 0u);
+  hold[store_pc] = 4000;  // the store waits for cycle 4000
+  k.annotations.attach("test.hold_until", std::move(hold), k.insts.size());
+  AnnotationGate gate;
+  b.sm().add_issue_gate(gate);
+  const VaddRun r = start_vadd(b);
+  b.run();
+  expect_vadd_result(b, r);
+  uint64_t stores = 0, before = 0;
+  for (const IssueRecord& rec : b.trace) {
+    if (rec.pc == store_pc) {
+      ++stores;
+      EXPECT_GE(rec.cycle, 4000u);
+    } else if (rec.cycle < 4000) {
+      ++before;
+    }
+  }
+  EXPECT_EQ(stores, 7u);  // 200 elements: the warps with a lane below n store
+  EXPECT_GT(before, 0u);
+}
+
 // ---------------------------------------------------------------- policy
 
 // Offers warps in slot order; vetoes the loads of odd warp slots before
