@@ -22,8 +22,10 @@ class SweepSlurmTest : public SweepTest {
     SweepTest::SetUp();
     const std::string why = SlurmCluster::unavailable();
     if (!why.empty()) GTEST_SKIP() << why;
-    // Short: slurmd's socket paths in its spool folder must fit 108 bytes.
-    const std::string error = cluster_.start("/tmp/simtlm-slurm-" + std::to_string(::getpid()));
+    // Under the system's temporary folder (TMPDIR), not the build tree: slurmd's
+    // socket paths in its spool folder must fit 108 bytes.
+    const std::string error = cluster_.start(
+        (std::filesystem::temp_directory_path() / ("simtlm-slurm-" + std::to_string(::getpid()))).string());
     started_ = true;
     ASSERT_EQ(error, "") << "the test's Slurm did not start";
     std::filesystem::create_symlink(cluster_.dir(), path("cluster"));  // kept with a failed test's files
