@@ -9,21 +9,16 @@ the timing total, e.g. gpu.sm_total... or a top-level stats.json field) as
 before -> after. Rows are sorted by workload.
 """
 import json
-import os
 import sys
+
+from stats_recordings import recordings
 
 
 def load(root):
     runs = {}
-    for preset in sorted(os.listdir(root)):
-        pdir = os.path.join(root, preset)
-        if not os.path.isdir(pdir):
-            continue
-        for run in sorted(os.listdir(pdir)):
-            path = os.path.join(pdir, run, "stats.json")
-            if os.path.exists(path):
-                with open(path) as f:
-                    runs[(preset, run)] = json.load(f)
+    for key, path in recordings(root).items():
+        with open(path) as f:
+            runs[key] = json.load(f)
     return runs
 
 

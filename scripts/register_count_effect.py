@@ -7,18 +7,9 @@ largest number of CTAs resident on one SM where it changed.
 Usage: scripts/register_count_effect.py BEFORE_DIR AFTER_DIR
 """
 import json
-import os
 import sys
 
-
-def runs(root):
-    out = {}
-    for preset in sorted(os.listdir(root)):
-        for run in sorted(os.listdir(os.path.join(root, preset))):
-            path = os.path.join(root, preset, run, "stats.json")
-            if os.path.exists(path):
-                out[(preset, run)] = path
-    return out
+from stats_recordings import recordings as runs
 
 
 def summary(path):
