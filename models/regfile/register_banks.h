@@ -58,12 +58,8 @@ class RegisterBanks {
   template <typename Reg>
   uint64_t read(const Reg* regs, unsigned n, uint32_t warp, uint64_t cycle) {
     uint64_t done = cycle + 1;
-    const uint64_t first_slot = ports_ == 1 ? cycle : cycle * ports_;
     for (unsigned i = 0; i < n; ++i) {
-      uint64_t& next = next_slot_[bank_of(regs[i], warp)];
-      const uint64_t slot = next > first_slot ? next : first_slot;
-      next = slot + 1;
-      const uint64_t at = ports_ == 1 ? slot : slot / ports_;
+      const uint64_t at = claim(next_slot_[bank_of(regs[i], warp)], ports_, cycle);
       if (at > cycle) ++conflicts_;
       if (at + 1 > done) done = at + 1;
     }
@@ -75,12 +71,8 @@ class RegisterBanks {
   template <typename Reg>
   uint64_t write(const Reg* regs, unsigned n, uint32_t warp, uint64_t cycle) {
     uint64_t done = cycle;
-    const uint64_t first_slot = write_ports_ == 1 ? cycle : cycle * write_ports_;
     for (unsigned i = 0; i < n; ++i) {
-      uint64_t& next = next_write_slot_[bank_of(regs[i], warp)];
-      const uint64_t slot = next > first_slot ? next : first_slot;
-      next = slot + 1;
-      const uint64_t at = write_ports_ == 1 ? slot : slot / write_ports_;
+      const uint64_t at = claim(next_write_slot_[bank_of(regs[i], warp)], write_ports_, cycle);
       if (at > cycle) ++write_conflicts_;
       if (at > done) done = at;
     }
@@ -95,6 +87,15 @@ class RegisterBanks {
   uint32_t banks() const { return banks_; }
 
  private:
+  // Takes the first free port slot (cycle * ports + port) at or after `cycle`
+  // of a bank whose next free slot is `next`; returns the cycle it falls in.
+  static uint64_t claim(uint64_t& next, uint32_t ports, uint64_t cycle) {
+    const uint64_t first = ports == 1 ? cycle : cycle * ports;
+    const uint64_t slot = next > first ? next : first;
+    next = slot + 1;
+    return ports == 1 ? slot : slot / ports;
+  }
+
   uint32_t banks_;
   uint32_t ports_;
   uint32_t bank_mask_ = 0;  // banks_ - 1 when banks_ is a power of two > 1 (no division per read)

@@ -61,7 +61,7 @@ uint32_t CtaTable::max_resident_ctas(const CtaShape& shape) const {
 }
 
 bool CtaTable::can_admit(const CtaShape& shape) const {
-  if (stopped_ || shape.warps == 0 || shape.warp_size != p_.warp_size) return false;
+  if (shape.warps == 0 || shape.warp_size != p_.warp_size) return false;
   if (busy_ctas_ >= p_.max_ctas) return false;
   if (reserved_warps_ + shape.warps > max_warps_) return false;
   if (reserved_threads_ + shape.padded_threads() > p_.max_threads) return false;

@@ -96,7 +96,6 @@ class CtaTable {
   uint32_t resident_ctas() const { return resident_ctas_; }
   uint32_t resident_warps() const { return resident_warps_; }
   uint32_t busy_ctas() const { return busy_ctas_; }
-  void stop_admitting() { stopped_ = true; }
   regfile::Allocator& register_allocator() { return *regs_; }
   smem::Allocator& shared_allocator() { return *smem_; }
   const regfile::Allocator& register_allocator() const { return *regs_; }
@@ -122,7 +121,6 @@ class CtaTable {
   std::vector<CtaState> ctas_;
   std::vector<uint32_t> pending_;  // CTA slots waiting for the next edge
   std::vector<uint32_t> check_;    // CTA slots that may have completed
-  bool stopped_ = false;           // a device fault stopped the SM
   uint32_t resident_ctas_ = 0;
   uint32_t resident_warps_ = 0;
   uint32_t busy_ctas_ = 0;

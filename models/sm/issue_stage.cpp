@@ -174,7 +174,7 @@ IssueReason IssueStage::check_ready(uint32_t slot, uint64_t c, StallKind& stall)
   }
   const InstTiming& info = w.timing->at(w.ib_pc);
   if (parts_.scoreboard.blocks(w, info, stall)) return kScoreboard;
-  if (!no_issue_veto_ && !gates_allow(w, slot, c, stall)) {
+  if (!no_issue_veto_ && !gates_allow(w, info, slot, c, stall)) {
     throttled_this_cycle_ = true;
     switch (stall) {
       case StallKind::Pipeline: return kPipeline;
@@ -208,7 +208,8 @@ IssueReason IssueStage::check_ready(uint32_t slot, uint64_t c, StallKind& stall)
   return kIssued;
 }
 
-bool IssueStage::gates_allow(const WarpState& w, uint32_t slot, uint64_t c, StallKind& stall) {
+bool IssueStage::gates_allow(const WarpState& w, const InstTiming& info, uint32_t slot, uint64_t c,
+                             StallKind& stall) {
   const CtaState& cs = parts_.ctas[w.cta_slot];
   GateQuery q;
   q.cycle = c;
@@ -218,7 +219,7 @@ bool IssueStage::gates_allow(const WarpState& w, uint32_t slot, uint64_t c, Stal
   q.warp_in_cta = w.warp_in_cta;
   q.pc = w.ib_pc;
   q.inst = cs.ctx->decoded(w.ib_pc).inst;
-  q.timing = &w.timing->at(w.ib_pc);
+  q.timing = &info;
   q.kernel = &cs.ctx->kernel();
   for (IssueGate* g : gates_) {
     stall = StallKind::Throttled;

@@ -74,7 +74,7 @@ class IssueStage {
   static int reason_priority(uint8_t reason);
   void refresh_flags();
   IssueReason check_ready(uint32_t slot, uint64_t c, sched::StallKind& stall);
-  bool gates_allow(const WarpState& w, uint32_t slot, uint64_t c, sched::StallKind& stall);
+  bool gates_allow(const WarpState& w, const InstTiming& info, uint32_t slot, uint64_t c, sched::StallKind& stall);
   bool issue(uint32_t slot, uint64_t c);
   void barrier_effects(const functional::ExecRecord& rec, WarpState& w, CtaState& cs, uint32_t slot, uint64_t c);
 

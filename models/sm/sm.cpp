@@ -92,7 +92,6 @@ void Sm::cta_completed(const functional::LaunchContext& ctx, uint64_t cta_id) {
 void Sm::raise_fault(std::exception_ptr e) {
   fault_ = e;
   faulted_ = true;
-  ctas_.stop_admitting();
   if (fault_cb_) {
     fault_cb_(*this, e);
   } else {

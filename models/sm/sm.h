@@ -88,7 +88,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   uint32_t max_resident_ctas(const CtaShape& shape) const { return ctas_.max_resident_ctas(shape); }
   // One more CTA of this shape fits now (CTA slot, warps, threads, registers,
   // shared memory).
-  bool can_admit(const CtaShape& shape) const { return ctas_.can_admit(shape); }
+  // A device fault stops admission.
+  bool can_admit(const CtaShape& shape) const { return !faulted_ && ctas_.can_admit(shape); }
   // Places CTA `linear_cta_id` of the launch on this SM (requires can_admit).
   // `ctx` must outlive the CTA. Throws Error(Internal) if it does not fit.
   void launch_cta(functional::LaunchContext& ctx, uint64_t linear_cta_id);
