@@ -11,6 +11,7 @@
 #include "frontend/load.h"
 #include "frontend/passes/pipeline.h"
 #include "simtlm/error.h"
+#include "testbenches/common/error_of.h"
 #include "testbenches/common/test_shape_pass.h"
 
 namespace simtlm::frontend {
@@ -19,17 +20,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-template <typename F>
-std::string error_of(ErrorKind kind, F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no simtlm::Error thrown";
-  return "";
-}
+using test::error_of;
 
 // A pass that appends its name to `log` when it runs.
 PassInfo logging_pass(const std::string& name, std::vector<std::string> after, std::vector<std::string>* log,

@@ -8,6 +8,7 @@
 
 #include "runtime/device_impl.h"
 #include "simtlm/device.h"
+#include "testbenches/common/error_of.h"
 #include "testbenches/runtime/ptx_samples.h"
 
 namespace simtlm {
@@ -16,17 +17,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::ContainsRegex;
 
-template <typename F>
-std::string error_of(ErrorKind kind, F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no simtlm::Error thrown";
-  return "";
-}
+using test::error_of;
 
 LaunchConfig config(Dim3 grid, Dim3 block, uint32_t dyn = 0) {
   LaunchConfig c;

@@ -9,6 +9,7 @@
 #include "functional/launch.h"
 #include "functional/memory.h"
 #include "simtlm/device.h"
+#include "testbenches/common/error_of.h"
 
 namespace simtlm {
 namespace {
@@ -16,17 +17,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // Runs `f`, expects Error of `kind` and returns its message.
-template <typename F>
-std::string error_of(ErrorKind kind, F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no simtlm::Error thrown";
-  return "";
-}
+using test::error_of;
 
 TEST(RuntimeMemory, MallocIsAlignedDistinctAndZeroFilled) {
   Device dev;
