@@ -2,17 +2,16 @@
 // accepting one instruction per initiation interval) and the writeback queue
 // of the SM: ALU results land after their latency, fixed-latency parts of
 // memory instructions (shared memory, constant cache, parameters) when their
-// passes are done.
+// passes are done (writeback_queue.h).
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <queue>
 #include <vector>
 
 #include "models/sm/inst_timing.h"
 #include "models/sm/operand_collector.h"
 #include "models/sm/sm_params.h"
+#include "models/sm/writeback_queue.h"
 
 namespace simtlm::models {
 
@@ -39,42 +38,6 @@ class ExecUnits {
 
  private:
   std::vector<std::vector<uint64_t>> free_;  // per ExecUnit: cycle each pipeline accepts the next instruction
-};
-
-// Results and fixed-latency memory pieces due at a cycle, in issue order
-// among equal cycles.
-class WritebackQueue {
- public:
-  // Event::op of an ALU event whose delayed register write is done.
-  static constexpr uint32_t kWritten = 1;
-
-  struct Event {
-    uint64_t cycle;
-    uint64_t seq;
-    uint32_t slot;  // ALU writeback: warp slot; memory piece: kNoSlot
-    uint32_t op;    // memory piece: memory operation id; ALU: kWritten when only the release is left
-    const InstTiming* info;
-    bool operator>(const Event& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
-  };
-
-  void alu(uint64_t cycle, uint32_t slot, const InstTiming& info) { q_.push({cycle, seq_++, slot, 0, &info}); }
-  void memory_piece(uint64_t cycle, uint32_t op, const InstTiming& info) { q_.push({cycle, seq_++, ~0u, op, &info}); }
-  // The destinations of warp `slot` are released at `cycle` (their write to
-  // the register file was delayed by a write-port conflict).
-  void release(uint64_t cycle, uint32_t slot, const InstTiming& info) {
-    q_.push({cycle, seq_++, slot, kWritten, &info});
-  }
-  bool due(uint64_t c) const { return !q_.empty() && q_.top().cycle <= c; }
-  Event pop() {
-    const Event e = q_.top();
-    q_.pop();
-    return e;
-  }
-  uint64_t next() const { return q_.empty() ? ~0ull : q_.top().cycle; }
-
- private:
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
-  uint64_t seq_ = 0;
 };
 
 }  // namespace simtlm::models
