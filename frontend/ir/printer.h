@@ -13,10 +13,9 @@
 #include <string_view>
 
 #include "frontend/ir/module.h"
+#include "frontend/ir/ptx_spelling.h"  // opcode_name()
 
 namespace simtlm::ir {
-
-std::string_view opcode_name(Opcode op);
 
 // One instruction (without the trailing ';'), names as declared.
 std::string print_instruction(const Module& m, const Function& f, const Instruction& inst);
