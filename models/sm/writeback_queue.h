@@ -50,38 +50,38 @@ class WritebackQueue {
   // True when an event is due at or before `c`; moves the window to it. `c`
   // never goes back (it is the SM's clock).
   bool due(uint64_t c) {
-    for (;;) {
-      if (overflow_due_now() || pos_ < buckets_[cur_ & kMask].size()) return true;
-      const uint64_t n = next();
-      if (n > c) {
-        if (c > cur_) cur_ = c;  // nothing is left before c: the window starts there
-        return false;
-      }
-      cur_ = n;
+    if (next_ > c) {
+      if (c > cur_) cur_ = c;  // nothing is left before c: the window starts there
+      return false;
     }
+    cur_ = next_;
+    return true;
   }
   // The next event; only after due() said so.
   Event pop() {
-    if (overflow_due_now()) {
-      const Event e = overflow_.top().e;
-      overflow_.pop();
-      return e;
-    }
+    Event e;
     std::vector<Event>& b = buckets_[cur_ & kMask];
-    const Event e = b[pos_++];
-    if (pos_ == b.size()) {  // drained: the bucket is free for cycle cur_ + kBuckets
-      b.clear();
+    if (overflow_next_ == cur_) {
+      e = overflow_.top().e;
+      overflow_.pop();
+      overflow_next_ = overflow_.empty() ? ~0ull : overflow_.top().e.cycle;
+      if (overflow_next_ == cur_ || pos_ < b.size()) return e;
+    } else {
+      e = b[pos_++];
+      if (pos_ < b.size()) return e;
+      b.clear();  // drained: the bucket is free for cycle cur_ + kBuckets
       pos_ = 0;
       mask_[(cur_ & kMask) / 64] &= ~(1ull << (cur_ % 64));
+      if (overflow_next_ == cur_) return e;
     }
+    // Nothing is left at cur_: find the next cycle with an event, once per
+    // cycle that has events (not once per call of due()).
+    const uint64_t wheel = next_in_window();
+    next_ = wheel < overflow_next_ ? wheel : overflow_next_;
     return e;
   }
   // The cycle of the earliest event, or ~0 when there is none.
-  uint64_t next() const {
-    const uint64_t heap = overflow_.empty() ? ~0ull : overflow_.top().e.cycle;
-    const uint64_t wheel = next_in_window();
-    return wheel < heap ? wheel : heap;
-  }
+  uint64_t next() const { return next_; }
 
  private:
   static constexpr unsigned kWords = 2;  // 128 cycles: every preset latency but the longest fits
@@ -104,9 +104,10 @@ class WritebackQueue {
       mask_[i / 64] |= 1ull << (i % 64);
     } else {
       overflow_.push({e, seq_++});
+      overflow_next_ = overflow_.top().e.cycle;
     }
+    if (e.cycle < next_) next_ = e.cycle;
   }
-  bool overflow_due_now() const { return !overflow_.empty() && overflow_.top().e.cycle == cur_; }
   // The earliest cycle with a non-empty bucket: bit i of the mask words is the
   // bucket of the window's cycle whose index is i, searched from cur_ onwards.
   uint64_t next_in_window() const {
@@ -126,8 +127,10 @@ class WritebackQueue {
 
   std::array<std::vector<Event>, kBuckets> buckets_;
   std::array<uint64_t, kWords> mask_{};
-  uint64_t cur_ = 0;   // the cycle being drained: every event is at or after it
-  std::size_t pos_ = 0;  // events of cur_'s bucket already popped
+  uint64_t cur_ = 0;        // the cycle being drained: every event is at or after it
+  std::size_t pos_ = 0;     // events of cur_'s bucket already popped
+  uint64_t next_ = ~0ull;   // the earliest event's cycle
+  uint64_t overflow_next_ = ~0ull;  // the overflow heap's earliest cycle
   std::priority_queue<Overflow, std::vector<Overflow>, std::greater<Overflow>> overflow_;
   uint64_t seq_ = 0;
 };
