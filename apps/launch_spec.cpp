@@ -8,6 +8,7 @@
 #include <set>
 
 #include "simtlm/error.h"
+#include "models/common/json_input.h"
 
 namespace simtlm::cli {
 
@@ -285,18 +286,7 @@ LaunchSpec parse_launch_spec(const json& j, const std::string& file, const fs::p
 }
 
 LaunchSpec load_launch_spec(const std::string& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    throw Error(ErrorKind::Input, "launch spec '" + path + "' not found");
-  std::ifstream in(path);
-  if (!in || fs::is_directory(path, ec))
-    throw Error(ErrorKind::Input, "cannot read launch spec '" + path + "'");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw Error(ErrorKind::Input, path + ": not valid JSON: " + e.what());
-  }
+  const json j = parse_json_input(read_json_file(path, "launch spec"), path, ErrorKind::Input);
   fs::path dir = fs::path(path).parent_path();
   return parse_launch_spec(j, path, dir);
 }

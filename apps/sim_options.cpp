@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "apps/output_files.h"
+#include "models/common/json_input.h"
 #include "runtime/device_impl.h"
 
 namespace simtlm::cli {
@@ -41,19 +42,7 @@ void add_sim_options(po::options_description& desc) {
 namespace {
 
 nlohmann::ordered_json read_config(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw Error(ErrorKind::Input, "config file '" + path + "' not found");
-  if (fs::is_directory(path, ec))
-    throw Error(ErrorKind::Input, "config file '" + path + "' is a directory");
-  std::ifstream in(path);
-  if (!in) throw Error(ErrorKind::Input, "cannot read config file '" + path + "'");
-  nlohmann::ordered_json j;
-  try {
-    j = nlohmann::ordered_json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(ErrorKind::Config, path + ": not valid JSON: " + e.what());
-  }
+  nlohmann::ordered_json j = parse_ordered_json_input(read_json_file(path, "config file"), path, ErrorKind::Config);
   if (!j.is_object())
     throw Error(ErrorKind::Config, path + ": the top level must be a JSON object");
   return j;

@@ -4,6 +4,7 @@
 
 #include "apps/output_files.h"
 #include "apps/sweep/sweep_plan.h"
+#include "models/common/json_input.h"
 #include "simtlm/error.h"
 
 namespace simtlm::cli::sweep {
@@ -149,12 +150,9 @@ Plan load_plan(const fs::path& out_dir) {
   std::ifstream in(path);
   if (!in)
     throw Error(ErrorKind::Input, "'" + out_dir.string() + "' holds no sweep (" + path.string() + " not found)");
-  Json j;
-  try {
-    j = Json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(ErrorKind::Input, path.string() + ": malformed JSON: " + e.what());
-  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  const Json j = parse_ordered_json_input(text.str(), path.string(), ErrorKind::Input);
   return plan_from_json(j, path.string());
 }
 

@@ -12,6 +12,7 @@
 #include "apps/launch_spec.h"
 #include "apps/sweep/sweep_plan.h"
 #include "frontend/load.h"
+#include "models/common/json_input.h"
 #include "simtlm/config.h"
 #include "simtlm/error.h"
 #include "workloads/workload.h"
@@ -97,14 +98,7 @@ std::string read_text(const fs::path& path, const std::string& what) {
 }
 
 Json parse_spec_text(const std::string& text, const std::string& file) {
-  try {
-    return Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    const size_t bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    throw Error(ErrorKind::Input, file + ": malformed JSON: " + what);
-  }
+  return parse_ordered_json_input(text, file, ErrorKind::Input);
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -136,8 +137,10 @@ class Config {
   std::size_t index_of(const std::string& key) const;  // Internal error if unknown
   const ConfigValue& typed(const std::string& key, ConfigType type) const;
   void assign(std::size_t index, ConfigValue value, const std::string& origin);
-  void apply_tree(const nlohmann::ordered_json& tree, const std::string& prefix,
-                  const std::string& origin);
+  // `given`: every key this tree set so far, with the member names that
+  // spelt it (a key given twice in one file, nested and dotted, is an error).
+  void apply_tree(const nlohmann::ordered_json& tree, const std::string& prefix, const std::string& spelling,
+                  const std::string& origin, std::unordered_map<std::string, std::string>& given);
 
   std::vector<ConfigValue> values_;  // indexed like config_schema()
   std::vector<std::string> origins_;

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/common/config_detail.h"
+#include "models/common/json_input.h"
 
 namespace simtlm {
 
@@ -416,40 +417,28 @@ void Config::load_file(const std::string& path) {
 }
 
 void Config::load_string(const std::string& json_text, const std::string& origin) {
-  ordered_json tree;
-  try {
-    tree = ordered_json::parse(json_text);
-  } catch (const ordered_json::parse_error& e) {
-    // Line and column from the byte offset nlohmann reports (1-based, last byte read).
-    const std::size_t byte = std::min<std::size_t>(e.byte, json_text.size());
-    std::size_t line = 1, line_start = 0;
-    for (std::size_t i = 0; i < byte; ++i) {
-      if (json_text[i] == '\n') {
-        ++line;
-        line_start = i + 1;
-      }
-    }
-    const std::size_t column = byte - line_start;
-    std::string reason = e.what();
-    const std::size_t col_pos = reason.find("column ");
-    const std::size_t colon = reason.find(": ", col_pos == std::string::npos ? 0 : col_pos);
-    if (colon != std::string::npos) reason = reason.substr(colon + 2);
-    throw Error(ErrorKind::Config, origin + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                                       ": malformed JSON: " + reason);
-  }
+  const ordered_json tree = parse_ordered_json_input(json_text, origin, ErrorKind::Config);
   if (!tree.is_object()) {
     fail(origin, "the top level must be a JSON object of keys, got " + json_phrase(tree));
   }
-  apply_tree(tree, "", origin);
+  std::unordered_map<std::string, std::string> given;
+  apply_tree(tree, "", "", origin, given);
 }
 
-void Config::apply_tree(const ordered_json& tree, const std::string& prefix, const std::string& origin) {
+void Config::apply_tree(const ordered_json& tree, const std::string& prefix, const std::string& spelling,
+                        const std::string& origin, std::unordered_map<std::string, std::string>& given) {
   for (auto it = tree.begin(); it != tree.end(); ++it) {
     const std::string& name = it.key();
     if (!name.empty() && name[0] == '$') continue;  // "$comment" and other metadata
     const std::string path = prefix.empty() ? name : prefix + "." + name;
+    const std::string spelt = spelling + "\"" + name + "\"";
     const ordered_json& value = it.value();
     if (const ConfigKey* key = find_config_key(path)) {
+      const auto [first, fresh] = given.emplace(path, spelt);
+      if (!fresh) {
+        fail(origin, "key '" + path + "' is given twice: as " + first->second + " and as " + spelt +
+                         "; give each key once");
+      }
       assign(static_cast<std::size_t>(key - config_schema().data()), from_json(*key, value, origin), origin);
     } else if (!name.empty() && is_group(path)) {
       if (!value.is_object()) {
@@ -460,7 +449,7 @@ void Config::apply_tree(const ordered_json& tree, const std::string& prefix, con
         fail(origin, "key '" + path + "' is a group of keys (" + join(members, ", ") +
                          ", ...) and needs a JSON object, got " + json_phrase(value));
       }
-      apply_tree(value, path, origin);
+      apply_tree(value, path, spelt + " > ", origin, given);
     } else {
       fail_unknown_key(origin, value.is_object() ? first_leaf(path, value) : path);
     }

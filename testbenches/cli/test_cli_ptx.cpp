@@ -214,7 +214,18 @@ TEST_F(PtxCliTest, SpecFileProblems) {
   write("bad.json", "{ \"grid\": 1, ");
   CliResult r = run({"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "bad.json"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_THAT(r.err, HasSubstr("bad.json: not valid JSON"));
+  EXPECT_THAT(r.err, HasSubstr("bad.json:1:"));
+  EXPECT_THAT(r.err, HasSubstr("malformed JSON"));
+  // The launch spec goes through the loaders' one JSON path: an overflowing
+  // number and a member given twice are errors with their place.
+  write("huge.json", "{\"grid\": 1,\n \"block\": 1e400}");
+  r = run({"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "huge.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("huge.json:2:11: number 1e400 is beyond the range of a double"));
+  write("twice.json", "{\"grid\": 1, \"grid\": 2}");
+  r = run({"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "twice.json"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("twice.json:1:13: member \"grid\" is given twice in one object"));
   r = run({"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "none.json"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("launch spec 'none.json' not found"));

@@ -56,7 +56,7 @@ TEST_F(SweepSpecTest, UnknownWorkloadAndBadFields) {
 
 TEST_F(SweepSpecTest, MalformedJsonNamesTheLine) {
   expect_refused("{\"workloads\": [\"vectorAdd\"],\n \"axes\": {\n  \"gpu.num_sms\": [1,, 2]}}\n",
-                 {"bad.json: malformed JSON", "line 3"});
+                 {"bad.json:3:", "malformed JSON"});
 }
 
 TEST_F(SweepSpecTest, BaselineZipAndConfigFilesAreChecked) {
