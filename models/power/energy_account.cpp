@@ -1,0 +1,225 @@
+#include "models/power/energy_account.h"
+
+#include <algorithm>
+
+#include "simtlm/error.h"
+
+namespace simtlm::power {
+
+using nlohmann::ordered_json;
+
+EnergyTable energy_table_from_config(const Config& cfg) {
+  auto pj = [&](const char* k) { return cfg.f64(std::string("gpu.power.energy_pj.") + k) * 1e-12; };
+  EnergyTable t;
+  t.ibuffer_access = pj("ibuffer_access");
+  t.icache_access = pj("icache_access");
+  t.icache_miss = pj("icache_miss");
+  t.l1d_read = pj("l1d_read");
+  t.l1d_write = pj("l1d_write");
+  t.l1d_fill = pj("l1d_fill");
+  t.const_access = pj("const_access");
+  t.const_miss = pj("const_miss");
+  t.smem_pass = pj("smem_pass");
+  t.reg_read = pj("reg_read");
+  t.reg_write = pj("reg_write");
+  t.int_op = pj("int_op");
+  t.fp_op = pj("fp_op");
+  t.dp_op = pj("dp_op");
+  t.sfu_op = pj("sfu_op");
+  t.schedule = pj("schedule");
+  t.pipeline = pj("pipeline");
+  t.l2_read = pj("l2_read");
+  t.l2_write = pj("l2_write");
+  t.l2_fill = pj("l2_fill");
+  t.noc_flit = pj("noc_flit");
+  t.mc_request = pj("mc_request");
+  t.dram_activate = pj("dram_activate");
+  t.dram_read_burst = pj("dram_read_burst");
+  t.dram_write_burst = pj("dram_write_burst");
+  t.const_dynamic_w = cfg.f64("gpu.power.const_dynamic_w");
+  t.idle_sm_w = cfg.f64("gpu.power.idle_sm_w");
+  t.dram_refresh_w = cfg.f64("gpu.power.dram_refresh_w");
+  return t;
+}
+
+namespace {
+
+// The SM statistics the account reads (each must exist for SM 0).
+const char* const kSmStats[] = {"fetches",      "warp_instructions", "icache_hits",   "icache_misses", "const_hits",
+                                "const_misses", "smem_passes",       "regfile_reads", "regfile_writes", "class_int",
+                                "class_fp",     "class_dp",          "class_sfu",     "active_cycles"};
+
+}  // namespace
+
+EnergyAccount::EnergyAccount(const Config& cfg, const stats::Registry& registry, const std::string& top,
+                             unsigned num_sms, double core_mhz)
+    : registry_(&registry), top_(top + "."), num_sms_(num_sms), core_mhz_(core_mhz),
+      table_(energy_table_from_config(cfg)) {
+  for (const char* s : kSmStats) {
+    if (!registry.contains(top_ + "sm[0]." + s)) {
+      throw Error(ErrorKind::Internal, "energy model: statistic " + top_ + "sm[0]." + s + " is not registered");
+    }
+  }
+  if (!registry.contains(top_ + "cycles")) {
+    throw Error(ErrorKind::Internal, "energy model: statistic " + top_ + "cycles is not registered");
+  }
+  auto leak = [&](const char* k) { return cfg.f64(std::string("gpu.power.leakage_w.") + k); };
+  add_instances("sm_logic", leak("sm_logic"), num_sms);
+  add_instances("regfile", leak("regfile"), num_sms);
+  add_instances("smem", leak("smem"), num_sms);
+  if (registry.contains(top_ + "sm[0].l1d.reads")) add_instances("l1d", leak("l1d"), num_sms);
+  add_instances("l2_slice", leak("l2_slice"), static_cast<unsigned>(registry.match(top_ + "l2[*].reads").size()));
+  if (registry.contains(top_ + "noc.flits")) add_instances("noc", leak("noc"), 1);
+  const auto channels = static_cast<unsigned>(registry.match(top_ + "dram[*].reads").size());
+  add_instances("mc", leak("mc"), channels);
+  dram_channels_ = channels;
+
+  // Blocks reporting reduced-leakage residency: <top>.power.residency.<block>[i].reduced_seconds.
+  const std::string prefix = top_ + "power.residency.";
+  const std::string suffix = ".reduced_seconds";
+  for (const std::string& name : registry.names()) {
+    if (name.compare(0, prefix.size(), prefix) != 0 || name.size() < prefix.size() + suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+      continue;
+    }
+    const std::string id = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());  // regfile[3]
+    const std::size_t bracket = id.find('[');
+    const std::string block = id.substr(0, bracket);
+    const unsigned index = bracket == std::string::npos ? 0u : static_cast<unsigned>(std::stoul(id.substr(bracket + 1)));
+    unsigned seen = 0;
+    bool found = false;
+    for (Instance& in : instances_) {
+      if (in.block != block) continue;
+      if (seen++ == index) {
+        in.residency = prefix + id + ".";
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      throw Error(ErrorKind::Internal, "energy model: " + name + " names no leakage block instance (blocks: "
+                                                                 "sm_logic, regfile, smem, l1d, l2_slice, noc, mc)");
+    }
+  }
+}
+
+void EnergyAccount::add_instances(const std::string& block, double watts, unsigned count) {
+  for (unsigned i = 0; i < count; ++i) instances_.push_back(Instance{block, watts, {}});
+}
+
+double EnergyAccount::sum(const std::string& pattern, const stats::Values& v) const {
+  return registry_->sum(top_ + pattern, v);
+}
+
+double EnergyAccount::leakage_power_w() const {
+  double w = 0;
+  for (const Instance& in : instances_) w += in.watts;
+  return w;
+}
+
+Activity EnergyAccount::activity(const stats::Values& v, uint64_t cycles) const {
+  Activity a;
+  a.fetches = sum("sm[*].fetches", v);
+  a.issued = sum("sm[*].warp_instructions", v);
+  a.icache_misses = sum("sm[*].icache_misses", v);
+  a.icache_accesses = sum("sm[*].icache_hits", v) + a.icache_misses;
+  a.const_misses = sum("sm[*].const_misses", v);
+  a.const_accesses = sum("sm[*].const_hits", v) + a.const_misses;
+  a.smem_passes = sum("sm[*].smem_passes", v);
+  a.reg_reads = sum("sm[*].regfile_reads", v);
+  a.reg_writes = sum("sm[*].regfile_writes", v);
+  a.int_ops = sum("sm[*].class_int", v);
+  a.fp_ops = sum("sm[*].class_fp", v);
+  a.dp_ops = sum("sm[*].class_dp", v);
+  a.sfu_ops = sum("sm[*].class_sfu", v);
+  a.l1d_reads = sum("sm[*].l1d.reads", v);
+  a.l1d_writes = sum("sm[*].l1d.writes", v);
+  a.l1d_fills = sum("sm[*].l1d.fills", v);
+  a.l2_reads = sum("l2[*].reads", v);
+  a.l2_writes = sum("l2[*].writes", v);
+  a.l2_fills = sum("l2[*].fills", v);
+  a.noc_flits = registry_->contains(top_ + "noc.flits") ? registry_->value(top_ + "noc.flits", v) : 0.0;
+  a.mc_requests = sum("dram[*].reads", v) + sum("dram[*].writes", v);
+  a.dram_activates = sum("dram[*].activates", v);
+  a.dram_read_bursts = sum("dram[*].read_bursts", v);
+  a.dram_write_bursts = sum("dram[*].write_bursts", v);
+  a.dram_channels = dram_channels_;
+  a.seconds = seconds_of(cycles);
+  // The busiest SM's active time stands for the time the GPU had work.
+  double busiest = 0;
+  const double active = sum("sm[*].active_cycles", v);
+  for (unsigned i = 0; i < num_sms_; ++i) {
+    busiest = std::max(busiest, registry_->value(top_ + "sm[" + std::to_string(i) + "].active_cycles", v));
+  }
+  busiest = std::min(busiest, static_cast<double>(cycles));
+  a.busy_seconds = busiest / (core_mhz_ * 1e6);
+  a.idle_sm_seconds = std::max(0.0, busiest * num_sms_ - active) / (core_mhz_ * 1e6);
+  return a;
+}
+
+std::vector<LeakageShare> EnergyAccount::leakage(const stats::Values& v) const {
+  std::vector<LeakageShare> out;
+  out.reserve(instances_.size());
+  for (const Instance& in : instances_) {
+    LeakageShare s;
+    s.block = in.block;
+    s.watts = in.watts;
+    if (!in.residency.empty()) {
+      s.reduced_seconds = registry_->value(in.residency + "reduced_seconds", v);
+      s.reduced_ratio = registry_->value(in.residency + "reduced_ratio", v);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+EnergyBreakdown EnergyAccount::energy(const stats::Values& v, uint64_t cycles) const {
+  return energy_of(table_, activity(v, cycles), leakage(v));
+}
+
+ordered_json EnergyAccount::window_json(const stats::Values& v) const {
+  const auto cycles = static_cast<uint64_t>(registry_->value(top_ + "cycles", v));
+  const EnergyBreakdown e = energy(v, cycles);
+  const double instructions = sum("sm[*].warp_instructions", v);
+  ordered_json j;
+  j["cycles"] = cycles;
+  j["seconds"] = e.seconds;
+  j["warp_instructions"] = static_cast<uint64_t>(instructions);
+  ordered_json dyn = ordered_json::object();
+  for (std::size_t c = 0; c < kComponents; ++c) dyn[component_name(static_cast<Component>(c))] = e.dynamic_j[c];
+  j["dynamic_j"] = std::move(dyn);
+  ordered_json leak = ordered_json::object();
+  for (const auto& [block, joules] : e.leakage_j) leak[block] = joules;
+  j["leakage_j"] = std::move(leak);
+  j["dynamic_total_j"] = e.dynamic_total_j();
+  j["leakage_total_j"] = e.leakage_total_j();
+  j["total_j"] = e.total_j();
+  const bool timed = e.seconds > 0;
+  j["average_power_w"] = timed ? ordered_json(e.average_power_w()) : ordered_json(nullptr);
+  j["dynamic_power_w"] = timed ? ordered_json(e.dynamic_total_j() / e.seconds) : ordered_json(nullptr);
+  j["leakage_power_w"] = timed ? ordered_json(e.leakage_total_j() / e.seconds) : ordered_json(nullptr);
+  j["energy_per_warp_instruction_nj"] =
+      instructions > 0 ? ordered_json(e.total_j() / instructions * 1e9) : ordered_json(nullptr);
+  return j;
+}
+
+ordered_json EnergyAccount::report_json(const stats::KernelRecorder& recorder) const {
+  ordered_json out;
+  out["format"] = "simtlm-energy/1";
+  out["units"] = "energies in J, powers in W, energy per warp instruction in nJ";
+  ordered_json kernels = ordered_json::array();
+  for (const stats::KernelRecorder::Record& r : recorder.kernels()) {
+    if (!r.finished) continue;
+    ordered_json k;
+    k["index"] = r.index;
+    k["kernel"] = r.kernel;
+    const ordered_json w = window_json(r.values);
+    for (auto it = w.begin(); it != w.end(); ++it) k[it.key()] = it.value();
+    kernels.push_back(std::move(k));
+  }
+  out["kernels"] = std::move(kernels);
+  out["total"] = window_json(recorder.total());
+  return out;
+}
+
+}  // namespace simtlm::power
