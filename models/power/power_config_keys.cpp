@@ -38,6 +38,19 @@ void power_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("gpu.power.trace_interval_cycles", 500, "core cycles", 1, 1000000000ULL,
                 "Interval of the power trace (sim.trace.power_file and the timeline's power counter track).",
                 "GPUWattch samples the counters about every 500 cycles (seed note 003 §3.1)"));
+  // Activity-independent dynamic power.
+  t.push_back(D("gpu.power.const_dynamic_w", 20.0, "W", 0.0, 1e4,
+                "CONST_DYNAMICP: dynamic power drawn whenever a kernel keeps an SM busy, whatever it does "
+                "(clock tree, always-on logic).",
+                "estimate (docs/power.md): GPUWattch has this component; its GTX 480 value is a fitted "
+                "coefficient, not published in watts"));
+  t.push_back(D("gpu.power.idle_sm_w", 1.59, "W", 0.0, 1e3,
+                "IDLE_COREP: power of one SM with no resident CTA while another SM is busy (load imbalance).",
+                "GPGPU-Sim configs/GTX480/gpuwattch_gtx480.xml idle_core_power = 1.59 (seed note 003 §2.2)"));
+  t.push_back(D("gpu.power.dram_refresh_w", 0.08, "W", 0.0, 1e3,
+                "DRAMP: refresh power of one DRAM channel, charged for all simulated time (the channel model "
+                "issues no REF commands).",
+                "estimate (docs/power.md): two GDDR5 chips per channel at about 40 mW refresh each"));
   // Dynamic energy per event, one group per GPUWattch component.
   pj(t, "ibuffer_access", 10.0, "IBP: one I-buffer write (fetch) or read (issue).");
   pj(t, "icache_access", 40.0, "ICP: one instruction-cache access (fetch).");
@@ -64,19 +77,6 @@ void power_keys(std::vector<ConfigKey>& t) {
   pj(t, "dram_activate", 2000.0, "DRAMP: one ACT (with its precharge) of a DRAM bank.");
   pj(t, "dram_read_burst", 6000.0, "DRAMP: one read burst on a channel (array, I/O and termination).");
   pj(t, "dram_write_burst", 6500.0, "DRAMP: one write burst on a channel.");
-  // Activity-independent dynamic power.
-  t.push_back(D("gpu.power.const_dynamic_w", 20.0, "W", 0.0, 1e4,
-                "CONST_DYNAMICP: dynamic power drawn whenever a kernel keeps an SM busy, whatever it does "
-                "(clock tree, always-on logic).",
-                "estimate (docs/power.md): GPUWattch has this component; its GTX 480 value is a fitted "
-                "coefficient, not published in watts"));
-  t.push_back(D("gpu.power.idle_sm_w", 1.59, "W", 0.0, 1e3,
-                "IDLE_COREP: power of one SM with no resident CTA while another SM is busy (load imbalance).",
-                "GPGPU-Sim configs/GTX480/gpuwattch_gtx480.xml idle_core_power = 1.59 (seed note 003 §2.2)"));
-  t.push_back(D("gpu.power.dram_refresh_w", 0.08, "W", 0.0, 1e3,
-                "DRAMP: refresh power of one DRAM channel, charged for all simulated time (the channel model "
-                "issues no REF commands).",
-                "estimate (docs/power.md): two GDDR5 chips per channel at about 40 mW refresh each"));
   // Leakage per block instance.
   leak(t, "regfile", 0.60, "Leakage of one SM's register file.");
   leak(t, "smem", 0.22, "Leakage of one SM's shared memory.");
