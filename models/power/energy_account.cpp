@@ -145,15 +145,12 @@ Activity EnergyAccount::activity(const stats::Values& v, uint64_t cycles) const 
   a.dram_write_bursts = sum("dram[*].write_bursts", v);
   a.dram_channels = dram_channels_;
   a.seconds = seconds_of(cycles);
-  // The busiest SM's active time stands for the time the GPU had work.
-  double busiest = 0;
-  const double active = sum("sm[*].active_cycles", v);
-  for (unsigned i = 0; i < num_sms_; ++i) {
-    busiest = std::max(busiest, registry_->value(top_ + "sm[" + std::to_string(i) + "].active_cycles", v));
-  }
-  busiest = std::min(busiest, static_cast<double>(cycles));
-  a.busy_seconds = busiest / (core_mhz_ * 1e6);
-  a.idle_sm_seconds = std::max(0.0, busiest * num_sms_ - active) / (core_mhz_ * 1e6);
+  // A window is launch time (kernel windows, power-trace intervals), during
+  // which the GPU runs a kernel: constant dynamic power for all of it, idle
+  // power for every SM without a resident CTA. Both add up over windows.
+  a.busy_seconds = a.seconds;
+  const double idle_sm_cycles = static_cast<double>(cycles) * num_sms_ - sum("sm[*].active_cycles", v);
+  a.idle_sm_seconds = std::max(0.0, idle_sm_cycles) / (core_mhz_ * 1e6);
   return a;
 }
 

@@ -78,8 +78,8 @@ struct Activity {
   double dram_activates = 0, dram_read_bursts = 0, dram_write_bursts = 0;
   double dram_channels = 0;      // instances drawing refresh power
   double seconds = 0;            // simulated time of the window
-  double busy_seconds = 0;       // time at least one SM had work (approximated by the busiest SM's)
-  double idle_sm_seconds = 0;    // sum over SMs of the busy time during which that SM had nothing
+  double busy_seconds = 0;       // time a kernel ran (constant dynamic power)
+  double idle_sm_seconds = 0;    // sum over SMs of the busy time during which that SM had no CTA
 };
 
 // One leakage block instance (e.g. "regfile" of SM 3): its full leakage

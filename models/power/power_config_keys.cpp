@@ -40,12 +40,12 @@ void power_keys(std::vector<ConfigKey>& t) {
                 "GPUWattch samples the counters about every 500 cycles (seed note 003 §3.1)"));
   // Activity-independent dynamic power.
   t.push_back(D("gpu.power.const_dynamic_w", 20.0, "W", 0.0, 1e4,
-                "CONST_DYNAMICP: dynamic power drawn whenever a kernel keeps an SM busy, whatever it does "
-                "(clock tree, always-on logic).",
+                "CONST_DYNAMICP: dynamic power drawn while a kernel runs, whatever it does (clock tree, "
+                "always-on logic).",
                 "estimate (docs/power.md): GPUWattch has this component; its GTX 480 value is a fitted "
                 "coefficient, not published in watts"));
   t.push_back(D("gpu.power.idle_sm_w", 1.59, "W", 0.0, 1e3,
-                "IDLE_COREP: power of one SM with no resident CTA while another SM is busy (load imbalance).",
+                "IDLE_COREP: power of one SM with no resident CTA while a kernel runs (load imbalance).",
                 "GPGPU-Sim configs/GTX480/gpuwattch_gtx480.xml idle_core_power = 1.59 (seed note 003 §2.2)"));
   t.push_back(D("gpu.power.dram_refresh_w", 0.08, "W", 0.0, 1e3,
                 "DRAMP: refresh power of one DRAM channel, charged for all simulated time (the channel model "

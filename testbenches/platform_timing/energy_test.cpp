@@ -117,6 +117,14 @@ TEST_F(CliTest, EnergyOnOrOffChangesNoOtherStatistic) {
   EXPECT_FALSE(b["timing"].contains("energy"));
   EXPECT_GT(a["launches"].get<int>(), 1);
   EXPECT_EQ(without_energy(a), b);
+  // Launches add up to the run, component by component.
+  const nlohmann::json& energy = a["timing"]["energy"];
+  ASSERT_EQ(energy["kernels"].size(), a["launches"].get<size_t>());
+  for (const auto& item : energy["total"]["dynamic_j"].items()) {
+    double launches = 0;
+    for (const auto& k : energy["kernels"]) launches += k["dynamic_j"][item.key()].get<double>();
+    EXPECT_NEAR(launches, item.value().get<double>(), 1e-12 * (1 + launches)) << item.key();
+  }
   EXPECT_THAT(read_text(path("on/summary.txt")), HasSubstr("average power"));
   EXPECT_THAT(read_text(path("off/summary.txt")), Not(HasSubstr("average power")));
 
