@@ -68,11 +68,38 @@ EnergyAccount::EnergyAccount(const Config& cfg, const stats::Registry& registry,
   add_instances("regfile", leak("regfile"), num_sms);
   add_instances("smem", leak("smem"), num_sms);
   if (registry.contains(top_ + "sm[0].l1d.reads")) add_instances("l1d", leak("l1d"), num_sms);
-  add_instances("l2_slice", leak("l2_slice"), static_cast<unsigned>(registry.match(top_ + "l2[*].reads").size()));
+  l2_slices_ = static_cast<unsigned>(registry.match(top_ + "l2[*].reads").size());
+  add_instances("l2_slice", leak("l2_slice"), l2_slices_);
   if (registry.contains(top_ + "noc.flits")) add_instances("noc", leak("noc"), 1);
   const auto channels = static_cast<unsigned>(registry.match(top_ + "dram[*].reads").size());
   add_instances("mc", leak("mc"), channels);
   dram_channels_ = channels;
+
+  add_source(&Activity::fetches, {"sm[*].fetches"});
+  add_source(&Activity::issued, {"sm[*].warp_instructions"});
+  add_source(&Activity::icache_misses, {"sm[*].icache_misses"});
+  add_source(&Activity::icache_accesses, {"sm[*].icache_hits", "sm[*].icache_misses"});
+  add_source(&Activity::const_misses, {"sm[*].const_misses"});
+  add_source(&Activity::const_accesses, {"sm[*].const_hits", "sm[*].const_misses"});
+  add_source(&Activity::smem_passes, {"sm[*].smem_passes"});
+  add_source(&Activity::reg_reads, {"sm[*].regfile_reads"});
+  add_source(&Activity::reg_writes, {"sm[*].regfile_writes"});
+  add_source(&Activity::int_ops, {"sm[*].class_int"});
+  add_source(&Activity::fp_ops, {"sm[*].class_fp"});
+  add_source(&Activity::dp_ops, {"sm[*].class_dp"});
+  add_source(&Activity::sfu_ops, {"sm[*].class_sfu"});
+  add_source(&Activity::l1d_reads, {"sm[*].l1d.reads"});
+  add_source(&Activity::l1d_writes, {"sm[*].l1d.writes"});
+  add_source(&Activity::l1d_fills, {"sm[*].l1d.fills"});
+  add_source(&Activity::l2_reads, {"l2[*].reads"});
+  add_source(&Activity::l2_writes, {"l2[*].writes"});
+  add_source(&Activity::l2_fills, {"l2[*].fills"});
+  add_source(&Activity::noc_flits, {"noc.flits"});
+  add_source(&Activity::mc_requests, {"dram[*].reads", "dram[*].writes"});
+  add_source(&Activity::dram_activates, {"dram[*].activates"});
+  add_source(&Activity::dram_read_bursts, {"dram[*].read_bursts"});
+  add_source(&Activity::dram_write_bursts, {"dram[*].write_bursts"});
+  active_cycles_ = names_of("sm[*].active_cycles");
 
   // Blocks reporting reduced-leakage residency: <top>.power.residency.<block>[i].reduced_seconds.
   const std::string prefix = top_ + "power.residency.";
@@ -107,8 +134,37 @@ void EnergyAccount::add_instances(const std::string& block, double watts, unsign
   for (unsigned i = 0; i < count; ++i) instances_.push_back(Instance{block, watts, {}});
 }
 
-double EnergyAccount::sum(const std::string& pattern, const stats::Values& v) const {
-  return registry_->sum(top_ + pattern, v);
+std::vector<std::string> EnergyAccount::names_of(const std::string& pattern) const {
+  // "sm[*].x" names SMs 0..num_sms-1 (instances without the statistic, e.g. no
+  // L1D, are left out), "l2[*].x" the slices, "dram[*].x" the channels: built
+  // from the instance counts, not matched against every name of the tree.
+  std::vector<std::string> names;
+  const std::size_t star = pattern.find("[*]");
+  if (star == std::string::npos) {
+    if (registry_->contains(top_ + pattern)) names.push_back(top_ + pattern);
+    return names;
+  }
+  const std::string group = pattern.substr(0, star);
+  const unsigned count = group == "sm" ? num_sms_ : group == "l2" ? l2_slices_ : dram_channels_;
+  for (unsigned i = 0; i < count; ++i) {
+    std::string name = top_ + group + "[" + std::to_string(i) + "]" + pattern.substr(star + 3);
+    if (registry_->contains(name)) names.push_back(std::move(name));
+  }
+  return names;
+}
+
+void EnergyAccount::add_source(double Activity::*field, const std::vector<std::string>& patterns) {
+  Source src{field, {}};
+  for (const std::string& p : patterns) {
+    for (std::string& name : names_of(p)) src.names.push_back(std::move(name));
+  }
+  sources_.push_back(std::move(src));
+}
+
+double EnergyAccount::sum(const std::vector<std::string>& names, const stats::Values& v) const {
+  double s = 0;
+  for (const std::string& name : names) s += registry_->value(name, v);
+  return s;
 }
 
 double EnergyAccount::leakage_power_w() const {
@@ -119,37 +175,14 @@ double EnergyAccount::leakage_power_w() const {
 
 Activity EnergyAccount::activity(const stats::Values& v, uint64_t cycles) const {
   Activity a;
-  a.fetches = sum("sm[*].fetches", v);
-  a.issued = sum("sm[*].warp_instructions", v);
-  a.icache_misses = sum("sm[*].icache_misses", v);
-  a.icache_accesses = sum("sm[*].icache_hits", v) + a.icache_misses;
-  a.const_misses = sum("sm[*].const_misses", v);
-  a.const_accesses = sum("sm[*].const_hits", v) + a.const_misses;
-  a.smem_passes = sum("sm[*].smem_passes", v);
-  a.reg_reads = sum("sm[*].regfile_reads", v);
-  a.reg_writes = sum("sm[*].regfile_writes", v);
-  a.int_ops = sum("sm[*].class_int", v);
-  a.fp_ops = sum("sm[*].class_fp", v);
-  a.dp_ops = sum("sm[*].class_dp", v);
-  a.sfu_ops = sum("sm[*].class_sfu", v);
-  a.l1d_reads = sum("sm[*].l1d.reads", v);
-  a.l1d_writes = sum("sm[*].l1d.writes", v);
-  a.l1d_fills = sum("sm[*].l1d.fills", v);
-  a.l2_reads = sum("l2[*].reads", v);
-  a.l2_writes = sum("l2[*].writes", v);
-  a.l2_fills = sum("l2[*].fills", v);
-  a.noc_flits = registry_->contains(top_ + "noc.flits") ? registry_->value(top_ + "noc.flits", v) : 0.0;
-  a.mc_requests = sum("dram[*].reads", v) + sum("dram[*].writes", v);
-  a.dram_activates = sum("dram[*].activates", v);
-  a.dram_read_bursts = sum("dram[*].read_bursts", v);
-  a.dram_write_bursts = sum("dram[*].write_bursts", v);
+  for (const Source& src : sources_) a.*(src.field) = sum(src.names, v);
   a.dram_channels = dram_channels_;
   a.seconds = seconds_of(cycles);
   // A window is launch time (kernel windows, power-trace intervals), during
   // which the GPU runs a kernel: constant dynamic power for all of it, idle
   // power for every SM without a resident CTA. Both add up over windows.
   a.busy_seconds = a.seconds;
-  const double idle_sm_cycles = static_cast<double>(cycles) * num_sms_ - sum("sm[*].active_cycles", v);
+  const double idle_sm_cycles = static_cast<double>(cycles) * num_sms_ - sum(active_cycles_, v);
   a.idle_sm_seconds = std::max(0.0, idle_sm_cycles) / (core_mhz_ * 1e6);
   return a;
 }
@@ -176,8 +209,9 @@ EnergyBreakdown EnergyAccount::energy(const stats::Values& v, uint64_t cycles) c
 
 ordered_json EnergyAccount::window_json(const stats::Values& v) const {
   const auto cycles = static_cast<uint64_t>(registry_->value(top_ + "cycles", v));
-  const EnergyBreakdown e = energy(v, cycles);
-  const double instructions = sum("sm[*].warp_instructions", v);
+  const Activity a = activity(v, cycles);
+  const EnergyBreakdown e = energy_of(table_, a, leakage(v));
+  const double instructions = a.issued;
   ordered_json j;
   j["cycles"] = cycles;
   j["seconds"] = e.seconds;

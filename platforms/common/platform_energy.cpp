@@ -46,10 +46,14 @@ std::string Platform::energy_summary() const {
   auto line = [&os](const std::string& label, const std::string& text) {
     os << "  " << label << std::string(label.size() < 24 ? 24 - label.size() : 1, ' ') << text << "\n";
   };
-  const stats::Values total = recorder_->total();
-  const auto cycles = static_cast<uint64_t>(r.value(top + "cycles", total));
-  const power::EnergyBreakdown e = energy_->energy(total, cycles);
-  const double instructions = r.value(top + "warp_instructions", total);
+  // A window's energy and its warp instructions.
+  auto energy_of = [&](const stats::Values& v, double& instructions) {
+    const power::Activity a = energy_->activity(v, static_cast<uint64_t>(r.value(top + "cycles", v)));
+    instructions = a.issued;
+    return power::energy_of(energy_->table(), a, energy_->leakage(v));
+  };
+  double instructions = 0;
+  const power::EnergyBreakdown e = energy_of(recorder_->total(), instructions);
   os << "energy (all launches)\n";
   line("energy", joules(e.total_j()) + " (dynamic " + joules(e.dynamic_total_j()) + ", leakage " +
                      joules(e.leakage_total_j()) + ")");
@@ -81,10 +85,11 @@ std::string Platform::energy_summary() const {
     if (!k.finished) continue;
     auto it = std::find_if(kernels.begin(), kernels.end(), [&](const Kernel& x) { return x.name == k.kernel; });
     if (it == kernels.end()) it = kernels.insert(kernels.end(), Kernel{k.kernel});
-    const power::EnergyBreakdown ke = energy_->energy(k.values, static_cast<uint64_t>(r.value(top + "cycles", k.values)));
+    double launched = 0;
+    const power::EnergyBreakdown ke = energy_of(k.values, launched);
     it->joules += ke.total_j();
     it->seconds += ke.seconds;
-    it->instructions += r.value(top + "warp_instructions", k.values);
+    it->instructions += launched;
     ++it->launches;
   }
   if (kernels.size() > 1 || recorder_->dropped() > 0) {

@@ -82,8 +82,17 @@ void Platform::refresh_stats() {
 
 nlohmann::ordered_json Platform::stats_tree() const {
   nlohmann::ordered_json tree = recorder_->to_json(true);
-  if (energy_) tree["energy"] = energy_->report_json(*recorder_);
-  return tree;
+  if (!energy_) return tree;
+  // A new member could reallocate the object's members, whose const keys make
+  // the vector copy (not move) every window: move them into room for one more.
+  using Members = nlohmann::ordered_json::object_t;
+  Members& old_members = tree.get_ref<Members&>();
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  Members& members = out.get_ref<Members&>();
+  members.reserve(old_members.size() + 1);
+  for (auto& [key, value] : old_members) members.emplace_back(key, std::move(value));
+  members.emplace_back("energy", energy_->report_json(*recorder_));
+  return out;
 }
 
 std::string Platform::stats_json() const {
