@@ -12,8 +12,6 @@
 namespace simtlm::config_keys {
 namespace {
 
-constexpr int kRankPower = 950;  // after the clocks: the energy model reads the topology's keys
-
 const char* const kEst =
     "estimate (docs/power.md, Per-event energies): order of magnitude of published 40 nm access energies, "
     "not a GPUWattch/McPAT output";

@@ -10,21 +10,23 @@ namespace simtlm::platforms {
 PowerTrace::PowerTrace(const power::EnergyAccount& account, const stats::Registry& registry, std::string csv_path,
                        uint64_t interval_cycles, TraceWriter& traces)
     : account_(&account), registry_(&registry), csv_path_(std::move(csv_path)), interval_(interval_cycles),
-      traces_(&traces) {}
+      traces_(&traces) {
+  // Opened when the platform is built: a path that cannot be written fails
+  // before any launch, not in the middle of one.
+  if (csv_path_.empty()) return;
+  csv_.open(csv_path_, std::ios::out | std::ios::trunc);
+  if (!csv_) throw Error(ErrorKind::Input, "cannot write the power trace " + csv_path_ + " (sim.trace.power_file)");
+  csv_ << "kernel,begin_cycle,end_cycle,seconds,total_w,dynamic_w,leakage_w";
+  for (std::size_t c = 0; c < power::kComponents; ++c) {
+    csv_ << ',' << power::component_name(static_cast<power::Component>(c)) << "_w";
+  }
+  csv_ << '\n';
+}
 
 void PowerTrace::begin(const std::string& kernel, uint64_t cycle) {
   kernel_ = kernel;
   last_cycle_ = cycle;
   last_ = registry_->capture();
-  if (!csv_path_.empty() && !csv_.is_open()) {
-    csv_.open(csv_path_, std::ios::out | std::ios::trunc);
-    if (!csv_) throw Error(ErrorKind::Input, "cannot write the power trace " + csv_path_);
-    csv_ << "kernel,begin_cycle,end_cycle,seconds,total_w,dynamic_w,leakage_w";
-    for (std::size_t c = 0; c < power::kComponents; ++c) {
-      csv_ << ',' << power::component_name(static_cast<power::Component>(c)) << "_w";
-    }
-    csv_ << '\n';
-  }
 }
 
 void PowerTrace::sample(uint64_t cycle) {
@@ -55,7 +57,7 @@ void PowerTrace::end(uint64_t cycle) {
   traces_->power_sample(cycle, 0.0, 0.0);  // nothing runs between launches
   if (csv_.is_open()) {
     csv_.flush();
-    if (!csv_) throw Error(ErrorKind::Input, "cannot write the power trace " + csv_path_);
+    if (!csv_) throw Error(ErrorKind::Input, "cannot write the power trace " + csv_path_ + " (sim.trace.power_file)");
   }
 }
 

@@ -166,8 +166,14 @@ TEST_F(CliTest, EnergyOnOrOffChangesNoOtherStatistic) {
   }
   EXPECT_EQ(counters, rows + a["launches"].get<int>());  // one per interval, a zero after each launch
 
-  // A power trace without the energy model is a configuration error.
-  EXPECT_EQ(run({"run", "vectorAdd", "-p", "gpu.power.enabled=false", "--out", "x", "--trace", "power"}).code, 2);
+  // A power trace without the energy model is a configuration error; one
+  // that cannot be written fails before the launch, naming the file.
+  CliResult no_model = run({"run", "vectorAdd", "-p", "gpu.power.enabled=false", "--out", "x", "--trace", "power"});
+  EXPECT_EQ(no_model.code, 2);
+  EXPECT_THAT(no_model.err, HasSubstr("sim.trace.power_file"));
+  CliResult unwritable = run({"run", "vectorAdd", "-p", "sim.trace.power_file=no_such_dir/power.csv"});
+  EXPECT_EQ(unwritable.code, 2);
+  EXPECT_THAT(unwritable.err, HasSubstr("no_such_dir/power.csv"));
 }
 
 }  // namespace
