@@ -96,6 +96,13 @@ TEST_F(CliTest, PresetLeakageIsTheSeedsFigure) {
     const nlohmann::json j = nlohmann::json::parse(read_text(path(dir + "/stats.json")));
     EXPECT_NEAR(j["timing"]["energy"]["total"]["leakage_power_w"].get<double>(), watts, 1e-9) << preset;
   }
+  // Instances come from the platform built: without L2 its twelve slices (4.8 W) are gone.
+  CliResult r = run({"run", "vectorAdd", "--size", "small", "-p", "gpu.l2.enabled=false", "--out", "no_l2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json e = nlohmann::json::parse(read_text(path("no_l2/stats.json")))["timing"]["energy"]["total"];
+  EXPECT_NEAR(e["leakage_power_w"].get<double>(), 41.6, 1e-9);
+  EXPECT_FALSE(e["leakage_j"].contains("l2_slice"));
+  EXPECT_EQ(e["dynamic_j"]["L2CP"].get<double>(), 0.0);
 }
 
 // stats.json without the energy section.
