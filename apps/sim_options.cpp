@@ -35,7 +35,7 @@ void add_sim_options(po::options_description& desc) {
       ("out", po::value<std::string>()->value_name("DIR"),
        "write stats.json, config.json, summary.txt and options.json into DIR")
       ("trace", po::value<std::vector<std::string>>()->composing()->value_name("KIND"),
-       "timing traces into --out DIR: vcd (trace.vcd) | timeline (timeline.json); repeatable")
+       "timing traces into --out DIR: vcd (trace.vcd) | timeline (timeline.json) | power (power.csv); repeatable")
       ("stats", po::bool_switch(), "print the statistics JSON on stdout (summary on stderr)");
 }
 
@@ -73,7 +73,9 @@ SimOptions read_sim_options(const po::variables_map& vm) {
   o.stats = vm["stats"].as<bool>();
   if (vm.count("trace")) {
     for (const std::string& t : vm["trace"].as<std::vector<std::string>>()) {
-      if (t != "vcd" && t != "timeline") usage_error("unknown --trace '" + t + "' (expected vcd or timeline)");
+      if (t != "vcd" && t != "timeline" && t != "power") {
+        usage_error("unknown --trace '" + t + "' (expected vcd, timeline or power)");
+      }
       o.traces.push_back(t);
     }
     if (o.out_dir.empty()) usage_error("--trace needs --out DIR (the trace files are written there)");
@@ -88,6 +90,7 @@ SimOptions read_sim_options(const po::variables_map& vm) {
     const std::filesystem::path dir(o.out_dir);
     if (t == "vcd") o.effective->set("sim.trace.vcd_file", (dir / "trace.vcd").string(), "--trace vcd");
     if (t == "timeline") o.effective->set("sim.trace.timeline_file", (dir / "timeline.json").string(), "--trace timeline");
+    if (t == "power") o.effective->set("sim.trace.power_file", (dir / "power.csv").string(), "--trace power");
   }
   o.effective->validate();
   if (!o.warp_size_given) o.warp_size = o.effective->u32("gpu.sm.warp_size");

@@ -62,7 +62,7 @@ LaunchStats TimingBackend::launch(const functional::LaunchRequest& request, func
   return s;
 }
 
-nlohmann::ordered_json TimingBackend::stats_tree() const { return platform_->recorder().to_json(true); }
+nlohmann::ordered_json TimingBackend::stats_tree() const { return platform_->stats_tree(); }
 
 std::string TimingBackend::summary() const { return platform_->total_summary(); }
 

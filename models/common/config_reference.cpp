@@ -79,6 +79,7 @@ const char* const kValidationRules[] = {
     "row_bytes is a power of two and a multiple of one burst (bus_width_bytes x chips_per_channel x burst_length); "
     "bank_interleave_bytes is a power of two between one burst and row_bytes.",
     "`sim.trace.sm` is -1 or an existing SM.",
+    "`sim.trace.power_file` is empty unless `gpu.power.enabled` is true.",
 };
 
 const char* const kDecisions[] = {

@@ -175,6 +175,9 @@ void Config::validate() const {
   const std::int64_t traced = i64("sim.trace.sm");
   r.require(traced < 0 || static_cast<std::uint64_t>(traced) < u64("gpu.num_sms"), {"sim.trace.sm", "gpu.num_sms"},
             "sim.trace.sm names an SM that does not exist");
+  r.require(str("sim.trace.power_file").empty() || boolean("gpu.power.enabled"),
+            {"sim.trace.power_file", "gpu.power.enabled"},
+            "a power trace needs the energy model: set gpu.power.enabled = true or leave sim.trace.power_file empty");
 }
 
 }  // namespace simtlm

@@ -32,6 +32,10 @@ void sim_keys(std::vector<ConfigKey>& t) {
                 "Write a Chrome/Perfetto trace-event JSON timeline of kernels and CTAs to this file; "
                 "empty = off.",
                 kDecision));
+  t.push_back(S("sim.trace.power_file", "",
+                "Write the power trace (average power per gpu.power.trace_interval_cycles, per GPUWattch "
+                "component) as CSV to this file; empty = off. Needs gpu.power.enabled.",
+                kDecision));
   t.push_back(I("sim.trace.sm", -1, "SM index", -1, 1023, "SM traced in the VCD; -1 traces every SM.", kDecision));
 }
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "models/power/energy_account.h"
+#include "platforms/common/power_trace.h"
 #include "platforms/common/traces.h"
 #include "simtlm/error.h"
 
@@ -58,6 +60,14 @@ void Platform::finish_construction() {
   register_stats();
   recorder_ = std::make_unique<stats::KernelRecorder>(*registry_);
   traces_ = std::make_unique<TraceWriter>(cfg_, n, core_clock_.period());
+  if (cfg_.boolean("gpu.power.enabled")) {
+    energy_ = std::make_unique<power::EnergyAccount>(cfg_, *registry_, name(), n, cfg_.f64("gpu.clocks.core_mhz"));
+    const std::string power_file = cfg_.str("sim.trace.power_file");
+    if (!power_file.empty() || !cfg_.str("sim.trace.timeline_file").empty()) {
+      power_trace_ = std::make_unique<PowerTrace>(*energy_, *registry_, power_file,
+                                                  cfg_.u64("gpu.power.trace_interval_cycles"), *traces_);
+    }
+  }
 
   // Registered after every child module's processes (still during the
   // builder's constructor, so the platform is their parent), as before the
@@ -68,6 +78,11 @@ void Platform::finish_construction() {
   SC_METHOD(monitor_method);
   sensitive << monitor_ev_;
   dont_initialize();
+  if (power_trace_) {
+    SC_METHOD(power_method);
+    sensitive << power_ev_;
+    dont_initialize();
+  }
 }
 
 void Platform::set_cta_placement(std::unique_ptr<CtaPlacement> placement) {
@@ -164,6 +179,10 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   const std::size_t window = recorder_->begin(launch_.kernel);
   ++totals_.launches;
   traces_->kernel_begin(launch_.kernel, launch_.start_cycle);
+  if (power_trace_) {
+    power_trace_->begin(launch_.kernel, launch_.start_cycle);
+    power_ev_.notify(core_clock_.period() * static_cast<double>(power_trace_->interval()));
+  }
 
   running_ = true;
   waited_ = caller == Caller::Thread;
@@ -181,6 +200,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   running_ = false;
   waited_ = false;
   monitor_ev_.cancel();
+  power_ev_.cancel();
 
   if (!error_ && launch_.done_ctas < launch_.total_ctas) {
     // No event left anywhere and nothing for the monitor to check (watchdog,
@@ -198,6 +218,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   refresh_stats();
   recorder_->end(window);
   traces_->kernel_end(launch_.kernel, launch_.end_cycle);
+  if (power_trace_ && !error_) power_trace_->end(launch_.end_cycle);
   launch_.ctx = nullptr;
   if (error_) std::rethrow_exception(error_);
 
@@ -300,6 +321,13 @@ void Platform::monitor_method() {
   if (l.max_cycles != 0) next = std::min(next, launch_.start_cycle + l.max_cycles - now);
   next = std::max<uint64_t>(next, 1);
   monitor_ev_.notify(core_clock_.period() * static_cast<double>(next));
+}
+
+void Platform::power_method() {
+  if (!running_ || error_) return;
+  refresh_stats();
+  power_trace_->sample(core_clock_.now());
+  power_ev_.notify(core_clock_.period() * static_cast<double>(power_trace_->interval()));
 }
 
 std::string Platform::deadlock_report(uint64_t now, uint64_t idle_for) const {

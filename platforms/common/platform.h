@@ -20,7 +20,10 @@
 //     (Sm::register_stats), the SM-wide figures (IPC, issue slots, occupancy,
 //     L1D totals) and the per-launch windows (KernelRecorder); the builder adds
 //     its memory side's with register_topology_stats();
-//   - traces (sim.trace.*).
+//   - traces (sim.trace.*);
+//   - energy (gpu.power.*, models/power): the energy account turns every
+//     statistics window into per-component energy (stats_tree()'s "energy",
+//     the summary's energy lines) and samples the power trace.
 //
 // Several launches run one after the other on the same platform (SystemC
 // elaborates once per process).
@@ -42,9 +45,14 @@
 #include "simtlm/config.h"
 #include "simtlm/stats.h"
 
+namespace simtlm::power {
+class EnergyAccount;
+}
+
 namespace simtlm::platforms {
 
 class TraceWriter;
+class PowerTrace;
 
 // What the monitor reports to a progress display.
 struct RunProgress {
@@ -101,11 +109,19 @@ class Platform : public sc_core::sc_module {
   void keep_kernel_windows(size_t n) { recorder_->keep_last(n); }
   // Brings time-dependent counters up to the current simulation time.
   void refresh_stats();
-  // {"format", "meta", "kernels": [...], "total": {...}} (deterministic).
+  // {"format", "kernels": [...], "total": {...}, "meta": {...}[, "energy":
+  // {...}]} (deterministic): the recorder's windows, and with gpu.power.enabled
+  // their energy (power::EnergyAccount::report_json).
+  nlohmann::ordered_json stats_tree() const;
   std::string stats_json() const;
+  // The energy account (nullptr when gpu.power.enabled is false).
+  const power::EnergyAccount* energy_account() const { return energy_.get(); }
   // Readable summary of a window (the key figures, not every counter).
   std::string summary(const stats::Values& values) const;
   std::string total_summary() const;
+  // The energy lines of the readable summary: the run's total and one line
+  // per kernel name ("" when the energy model is off). platform_energy.cpp.
+  std::string energy_summary() const;
   // Writes the trace files named by sim.trace.* (no-op when none).
   void finish_traces();
 
@@ -162,6 +178,7 @@ class Platform : public sc_core::sc_module {
   void register_stats();
   void start_method();
   void monitor_method();
+  void power_method();
   void dispatch();
   void place(unsigned sm);
   void cta_done(models::Sm& sm, uint64_t cta);
@@ -190,6 +207,8 @@ class Platform : public sc_core::sc_module {
   std::vector<uint64_t> launch_max_ctas_;  // per SM, current launch (level)
   std::vector<uint64_t> launch_max_warps_;
   std::unique_ptr<TraceWriter> traces_;
+  std::unique_ptr<power::EnergyAccount> energy_;
+  std::unique_ptr<PowerTrace> power_trace_;  // when a power trace or timeline is written
   Launch launch_;
   Limits limits_;
   ProgressCallback progress_cb_;
@@ -199,6 +218,7 @@ class Platform : public sc_core::sc_module {
   bool broken_ = false;
   sc_core::sc_event start_ev_;
   sc_core::sc_event monitor_ev_;
+  sc_core::sc_event power_ev_;
   sc_core::sc_event launch_done_ev_;
 };
 

@@ -5,6 +5,9 @@
 // its own (register_topology_stats, summarize_topology).
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "models/power/energy_account.h"
 #include "platforms/common/platform.h"
 #include "platforms/common/summary_format.h"
 
@@ -77,7 +80,25 @@ void Platform::refresh_stats() {
   refresh_topology_stats();
 }
 
-std::string Platform::stats_json() const { return recorder_->dump_json(true); }
+nlohmann::ordered_json Platform::stats_tree() const {
+  nlohmann::ordered_json tree = recorder_->to_json(true);
+  if (!energy_) return tree;
+  // A new member could reallocate the object's members, whose const keys make
+  // the vector copy (not move) every window: move them into room for one more.
+  using Members = nlohmann::ordered_json::object_t;
+  Members& old_members = tree.get_ref<Members&>();
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  Members& members = out.get_ref<Members&>();
+  members.reserve(old_members.size() + 1);
+  for (auto& [key, value] : old_members) members.emplace_back(key, std::move(value));
+  members.emplace_back("energy", energy_->report_json(*recorder_));
+  return out;
+}
+
+std::string Platform::stats_json() const {
+  if (!energy_) return recorder_->dump_json(true);
+  return stats_tree().dump(2) + "\n";
+}
 
 std::string Platform::summary(const stats::Values& v) const {
   const stats::Registry& r = *registry_;
@@ -120,6 +141,6 @@ void summarize_cache_totals(const stats::Registry& r, const stats::Values& v, co
                   summary_percent(r.value(prefix + "hit_rate", v)) + ")");
 }
 
-std::string Platform::total_summary() const { return summary(recorder_->total()); }
+std::string Platform::total_summary() const { return summary(recorder_->total()) + energy_summary(); }
 
 }  // namespace simtlm::platforms

@@ -156,6 +156,17 @@ void TraceWriter::append_timeline() {
     timeline_ << ",\n" << e.dump();
   }
   spans_.clear();
+  for (const Power& p : powers_) {
+    nlohmann::ordered_json e;
+    e["name"] = "power";
+    e["ph"] = "C";
+    e["pid"] = 0;
+    e["ts"] = static_cast<double>(p.cycle) * us;
+    e["args"]["dynamic_w"] = p.dynamic_w;
+    e["args"]["leakage_w"] = p.leakage_w;
+    timeline_ << ",\n" << e.dump();
+  }
+  powers_.clear();
   timeline_tail_ = timeline_.tellp();
   timeline_ << kTimelineClose;
   check_written(timeline_, timeline_path_);

@@ -2,7 +2,9 @@
 //   - VCD (GTKWave): per SM, the resident CTAs and resident warps over time
 //     (sim.trace.sm selects one SM, -1 all), changing at CTA start/end;
 //   - timeline: Chrome/Perfetto trace-event JSON with one track per SM, a
-//     complete event per CTA ("CTA n", SM = thread) and one per kernel.
+//     complete event per CTA ("CTA n", SM = thread) and one per kernel; with
+//     the energy model on, a counter track "power" (dynamic and leakage watts
+//     per interval, power_trace.h).
 // Events are collected in memory while a launch runs (a few per CTA) and
 // appended to the files by write() after it, which then forgets them: the
 // files grow with the run, memory does not, and each write costs what the
@@ -34,6 +36,10 @@ class TraceWriter {
   // `ctas`/`warps`: the SM's resident CTAs and warps after the change.
   void cta_begin(unsigned sm, uint64_t cta, uint64_t cycle, uint64_t ctas, uint64_t warps);
   void cta_end(unsigned sm, uint64_t cta, uint64_t cycle, uint64_t ctas, uint64_t warps);
+  // Average power of the interval starting at `cycle` (timeline counter track).
+  void power_sample(uint64_t cycle, double dynamic_w, double leakage_w) {
+    if (!timeline_path_.empty()) powers_.push_back(Power{cycle, dynamic_w, leakage_w});
+  }
   // Appends the events since the last write to the files (creating them at
   // the first write; no-op when tracing is off). Error(Input) when a file
   // cannot be written.
@@ -52,6 +58,11 @@ class TraceWriter {
     uint64_t begin;
     uint64_t end;
   };
+  struct Power {
+    uint64_t cycle;
+    double dynamic_w;
+    double leakage_w;
+  };
   bool traced(unsigned sm) const { return sm_filter_ < 0 || static_cast<int64_t>(sm) == sm_filter_; }
   void append_vcd();
   void append_timeline();
@@ -63,6 +74,7 @@ class TraceWriter {
   double ns_per_cycle_;
   std::vector<Change> changes_;
   std::vector<Span> spans_;
+  std::vector<Power> powers_;
   std::vector<std::vector<std::pair<uint64_t, uint64_t>>> open_ctas_;  // per SM: (cta, begin)
   uint64_t kernel_begin_ = 0;
 
