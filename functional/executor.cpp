@@ -240,6 +240,10 @@ void fill_special(ir::SpecialReg reg, uint8_t comp, Warp& warp, const Cta& cta,
       return;
     case ir::SpecialReg::DynamicSmemSize: fill(ctx.dynamic_shared_bytes()); return;
     case ir::SpecialReg::TotalSmemSize: fill(ctx.shared_bytes()); return;
+    // warpSize is the width of the lanes a program sees as one warp: the
+    // collectives' segment (warp.h), so offsets and `tid % warpSize` derived
+    // from it agree with %laneid and shfl at every width.
+    case ir::SpecialReg::WarpSz: fill(w < 32 ? w : 32); return;
     case ir::SpecialReg::None:
       break;
   }
