@@ -173,6 +173,10 @@ const ExecRecord& execute(Warp& warp, Cta& cta, const LaunchContext& ctx) {
       if (!call.control_handled) warp.advance();
       break;
     }
+    case Handler::Vprintf:
+      if (exec) detail::exec_vprintf(d, warp, cta, ctx, exec);
+      warp.advance();
+      break;
     case Handler::Trap:
       if (exec) {
         throw Error(ErrorKind::Fault, "device fault: trap executed in " +
