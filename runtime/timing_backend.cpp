@@ -36,15 +36,7 @@ TimingBackend::TimingBackend(const DeviceOptions& options) : progress_(options.p
 
 void TimingBackend::report_progress(const std::string& kernel, uint64_t cycles, uint64_t warp_instructions,
                                     uint64_t ctas_done, uint64_t ctas_total) {
-  LaunchProgress p;
-  p.launch = launch_index_;
-  p.kernel = kernel;
-  p.timed = true;
-  p.cycles = cycles;
-  p.warp_instructions = warp_instructions;
-  p.ctas_done = ctas_done;
-  p.ctas_total = ctas_total;
-  progress_(p);
+  progress_(LaunchProgress{launch_index_, kernel, /*timed=*/true, cycles, warp_instructions, ctas_done, ctas_total});
 }
 
 TimingBackend::~TimingBackend() {
