@@ -89,6 +89,11 @@ TEST_F(PrintfCliTest, FullBufferDropsTheLastCallsWithAWarning) {
   EXPECT_LE(read_text(path("res/printf.txt")).size(), 2000u);
   const nlohmann::json stats = nlohmann::json::parse(read_text(path("res/stats.json")));
   EXPECT_GT(stats["per_launch"][0]["printf_dropped"].get<int>(), 1000);
+  // The same calls are kept whatever order the backend ran the threads in.
+  CliResult f = launch("print_many", "many.json",
+                       {"-p", "sim.printf_buffer_bytes=2000", "--out", "fres", "--backend", "functional", "--warp-size", "8"});
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_EQ(read_text(path("fres/printf.txt")), read_text(path("res/printf.txt")));
 }
 
 TEST_F(PrintfCliTest, UnsupportedConversionExits2NamingIt) {
