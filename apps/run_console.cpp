@@ -1,3 +1,4 @@
+// Progress display and printf output of a simulating command (see run_console.h).
 #include "apps/run_console.h"
 
 #include <cstdio>
