@@ -11,6 +11,7 @@
 #include "apps/output_files.h"
 #include "apps/ptx_report.h"
 #include "apps/ptxas_run.h"
+#include "apps/run_console.h"
 #include "apps/sim_options.h"
 #include "apps/spec_launch.h"
 #include "frontend/load.h"
@@ -106,9 +107,10 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   const std::string kernel = vm.count("kernel") ? vm["kernel"].as<std::string>() : "";
 
   if (!vm.count("launch")) {
-    for (const char* opt : {"out", "config", "param", "trace", "warp-size"})
+    for (const char* opt : {"out", "config", "param", "trace", "warp-size", "progress-every"})
       if (vm.count(opt)) usage_error(std::string("--") + opt + " is only meaningful with --launch");
-    if (vm["stats"].as<bool>()) usage_error("--stats is only meaningful with --launch");
+    for (const char* opt : {"stats", "progress"})
+      if (vm[opt].as<bool>()) usage_error(std::string("--") + opt + " is only meaningful with --launch");
     auto module = frontend::load_ptx_file(file);
     if (!kernel.empty() && !module->function_index.count(kernel))
       runtime::find_kernel(*module, kernel);  // throws, listing the kernels
@@ -122,7 +124,9 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   LaunchSpec spec = load_launch_spec(spec_path);
   if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);
 
-  DeviceOptions device_opts = device_options(sim, &io);
+  RunConsole console(io, sim);
+  DeviceOptions device_opts = device_options(sim);
+  console.attach(device_opts);
   device_opts.known_register_counts = known_register_counts(file, spec, *sim.effective);
   Device device(device_opts);
   ModuleHandle handle = device.load_module_file(file);
@@ -170,6 +174,7 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   options["launch_spec"] = spec_path;
   const nlohmann::ordered_json sim_json = sim_options_json(sim);
   for (auto& [k, v] : sim_json.items()) options[k] = v;
+  console.finish(report.launches);
   emit_report(io, sim, report, options, &device);
   return kExitOk;
 }

@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "apps/output_files.h"
+#include "apps/run_console.h"
 #include "apps/sim_options.h"
 #include "workloads/ptxas_record.h"
 #include "workloads/workload.h"
@@ -75,7 +76,9 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   SimOptions sim = read_sim_options(vm);
   if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);  // fail before a long run
 
-  DeviceOptions device_opts = device_options(sim, &io);
+  RunConsole console(io, sim);
+  DeviceOptions device_opts = device_options(sim);
+  console.attach(device_opts);
   device_opts.known_register_counts = workloads::recorded_register_counts();
   Device device(device_opts);
   workloads::CheckResult check;
@@ -108,6 +111,7 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   options["seed"] = seed;
   const nlohmann::ordered_json sim_json = sim_options_json(sim);
   for (auto& [k, v] : sim_json.items()) options[k] = v;
+  console.finish(report.launches);
   emit_report(io, sim, report, options, &device);
   return check.passed ? kExitOk : kExitMismatch;
 }

@@ -36,7 +36,11 @@ void add_sim_options(po::options_description& desc) {
        "write stats.json, config.json, summary.txt and options.json into DIR")
       ("trace", po::value<std::vector<std::string>>()->composing()->value_name("KIND"),
        "timing traces into --out DIR: vcd (trace.vcd) | timeline (timeline.json) | power (power.csv); repeatable")
-      ("stats", po::bool_switch(), "print the statistics JSON on stdout (summary on stderr)");
+      ("stats", po::bool_switch(), "print the statistics JSON on stdout (summary on stderr)")
+      ("progress", po::bool_switch(),
+       "progress lines on stderr also when it is not a terminal (launch, cycles, instructions, CTAs, ETA)")
+      ("progress-every", po::value<std::string>()->value_name("SECONDS"),
+       "seconds between those lines (default 10; with --progress)");
 }
 
 namespace {
@@ -71,6 +75,12 @@ SimOptions read_sim_options(const po::variables_map& vm) {
   }
   if (vm.count("out")) o.out_dir = vm["out"].as<std::string>();
   o.stats = vm["stats"].as<bool>();
+  o.progress = vm["progress"].as<bool>();
+  if (vm.count("progress-every")) {
+    if (!o.progress) usage_error("--progress-every needs --progress");
+    o.progress_every = static_cast<double>(
+        parse_uint(vm["progress-every"].as<std::string>(), "--progress-every", 0, 86400));
+  }
   if (vm.count("trace")) {
     for (const std::string& t : vm["trace"].as<std::vector<std::string>>()) {
       if (t != "vcd" && t != "timeline" && t != "power") {
@@ -97,7 +107,7 @@ SimOptions read_sim_options(const po::variables_map& vm) {
   return o;
 }
 
-DeviceOptions device_options(const SimOptions& options, Io* io) {
+DeviceOptions device_options(const SimOptions& options) {
   DeviceOptions d;
   d.backend = options.backend;
   d.warp_size = options.warp_size;
@@ -105,10 +115,6 @@ DeviceOptions device_options(const SimOptions& options, Io* io) {
   // gpu.sm.register_count_source); only the timing backend models the GPU.
   d.config = options.effective;
   if (options.backend == Backend::Timing && options.effective) d.num_sms = options.effective->u32("gpu.num_sms");
-  if (io != nullptr && io->progress) {
-    std::ostream* err = &io->err;
-    d.progress = [err](const std::string& line) { *err << "\r\x1b[Ksimtlm: " << line << std::flush; };
-  }
   return d;
 }
 

@@ -35,6 +35,8 @@ struct SimOptions {
   std::string out_dir;                     // --out DIR ("" = none)
   bool stats = false;                      // --stats
   std::vector<std::string> traces;         // --trace vcd|timeline (files go to --out DIR)
+  bool progress = false;                   // --progress: progress lines also when stderr is no terminal
+  double progress_every = 10;              // --progress-every SECONDS between those lines
   // The effective configuration: defaults, --config, --warp-size, -p, traces;
   // validated (Error(Config) otherwise).
   std::shared_ptr<Config> effective;
@@ -45,9 +47,9 @@ void add_sim_options(po::options_description& desc);
 // and is a JSON object (Error(Input)/Error(Config)), each -p is key=value.
 SimOptions read_sim_options(const po::variables_map& vm);
 // Device options for the selected backend (with the timing backend: the
-// effective configuration, its SM count and warp size, and a progress line
-// on stderr when it is a terminal).
-DeviceOptions device_options(const SimOptions& options, Io* io = nullptr);
+// effective configuration, its SM count and warp size). Progress and printf
+// output: apps/run_console.h.
+DeviceOptions device_options(const SimOptions& options);
 // The effective options as written to options.json.
 nlohmann::ordered_json sim_options_json(const SimOptions& options);
 

@@ -57,6 +57,10 @@ nlohmann::ordered_json report_json(const RunReport& report) {
     // index (the CLI's device keeps every launch, so launch i is window i);
     // copying it here too doubled the file (57 MB for gaussian's 358 launches).
     if (s.has_stats_json()) l["timing_kernel_index"] = i;
+    if (s.printf_calls != 0) {  // only kernels that print: other runs' files stay as they were
+      l["printf_calls"] = s.printf_calls;
+      l["printf_dropped"] = s.printf_dropped;
+    }
     per_launch.push_back(std::move(l));
   }
   j["per_launch"] = std::move(per_launch);
@@ -134,6 +138,11 @@ std::string report_text(const RunReport& report) {
   line(os, "thread instructions", std::to_string(t.thread_instructions));
   if (t.cycles) line(os, "cycles", std::to_string(t.cycles));
   line(os, "registers", registers_text(report.launches));
+  uint64_t printf_calls = 0, printf_dropped = 0;
+  for (const LaunchStats& s : report.launches) printf_calls += s.printf_calls, printf_dropped += s.printf_dropped;
+  if (printf_calls != 0)
+    line(os, "printf", std::to_string(printf_calls) + " calls" +
+                           (printf_dropped ? ", " + std::to_string(printf_dropped) + " dropped (buffer full)" : ""));
   line(os, "host time", seconds_text(t.host_seconds) + " simulating, " +
                             seconds_text(report.wall_seconds) + " total");
   line(os, "simulation rate", rate_text(t.rate()));

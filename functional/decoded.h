@@ -37,6 +37,7 @@ enum class Handler : uint8_t {
   Nop,         // membar, fence, prefetch, nanosleep
   Extension,
   Trap,        // trap: device fault
+  Vprintf,     // CUDA device printf (ExtensionRegistry::kVprintf): src[0] = format, src[1] = arguments, dst[0] = result
   Error,       // unsupported: throws the recorded message when executed
 };
 

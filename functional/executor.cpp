@@ -173,6 +173,10 @@ const ExecRecord& execute(Warp& warp, Cta& cta, const LaunchContext& ctx) {
       if (!call.control_handled) warp.advance();
       break;
     }
+    case Handler::Vprintf:
+      if (exec) detail::exec_vprintf(d, warp, cta, ctx, exec);
+      warp.advance();
+      break;
     case Handler::Trap:
       if (exec) {
         throw Error(ErrorKind::Fault, "device fault: trap executed in " +
@@ -240,6 +244,10 @@ void fill_special(ir::SpecialReg reg, uint8_t comp, Warp& warp, const Cta& cta,
       return;
     case ir::SpecialReg::DynamicSmemSize: fill(ctx.dynamic_shared_bytes()); return;
     case ir::SpecialReg::TotalSmemSize: fill(ctx.shared_bytes()); return;
+    // warpSize is the width of the lanes a program sees as one warp: the
+    // collectives' segment (warp.h), so offsets and `tid % warpSize` derived
+    // from it agree with %laneid and shfl at every width.
+    case ir::SpecialReg::WarpSz: fill(w < 32 ? w : 32); return;
     case ir::SpecialReg::None:
       break;
   }

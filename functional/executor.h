@@ -58,6 +58,9 @@ class LaunchContext {
   void set_cycle_counter(const uint64_t* cycles) { cycles_ = cycles; }
   const uint64_t* cycle_counter() const { return cycles_; }
 
+  // The launch's printf output (LaunchRequest::printf_buffer; may be null).
+  PrintfBuffer* printf_buffer() const { return printf_buffer_; }
+
   // Decoded program. pc == number of instructions (running off the end) is
   // an implicit exit; any larger pc is clamped to it.
   uint32_t num_instructions() const { return static_cast<uint32_t>(code_.size() - 1); }
@@ -99,6 +102,7 @@ class LaunchContext {
   std::vector<uint8_t> params_;
   std::vector<uint64_t> var_addresses_;
   const uint64_t* cycles_ = nullptr;
+  PrintfBuffer* printf_buffer_ = nullptr;
   std::vector<DecodedInst> code_;
   std::vector<uint64_t> pool_;
   std::vector<std::string> errors_;

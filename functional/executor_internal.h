@@ -52,6 +52,9 @@ void exec_vote(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& 
 void exec_activemask(const DecodedInst& d, Warp& warp, uint64_t exec);
 void exec_mov_pack(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec);
 void exec_mov_unpack(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec);
+// Formats each executing lane's printf call into the launch's printf buffer
+// (lane order; the buffer sorts) and writes printf's result to dst[0].
+void exec_vprintf(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec);
 // Returns true when the branch diverged.
 bool exec_brx(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext& ctx, uint64_t exec);
 

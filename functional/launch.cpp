@@ -36,7 +36,7 @@ void run_cta(Cta& cta, const LaunchContext& ctx) {
 
 }  // namespace
 
-LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory) {
+LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory, const CtaDoneCallback& on_cta_done) {
   LaunchContext ctx(request, memory);
   LaunchCounters counters;
   for (uint64_t id = 0; id < ctx.num_ctas(); ++id) {
@@ -47,6 +47,7 @@ LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory) {
       counters.warp_instructions += w.instructions();
       counters.thread_instructions += w.thread_instructions();
     }
+    if (on_cta_done) on_cta_done(counters, ctx.num_ctas());
   }
   return counters;
 }

@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "frontend/ir/module.h"
 #include "functional/memory.h"
+#include "functional/printf_buffer.h"
 
 namespace simtlm::functional {
 
@@ -41,6 +43,9 @@ struct LaunchRequest {
   // Device addresses of module-scope .global/.const variables (index = Module::vars index;
   // 0 for variables in other spaces). Filled by the runtime when it loads the module.
   const std::vector<uint64_t>* var_addresses = nullptr;
+  // Where the kernel's printf calls go (formatted when they execute, written
+  // out by the runtime after the launch); nullptr: formatted and discarded.
+  PrintfBuffer* printf_buffer = nullptr;
 };
 
 struct LaunchCounters {
@@ -53,6 +58,10 @@ struct LaunchCounters {
 // out-of-bounds/misaligned access (naming kernel, PTX line, CTA, thread,
 // address; nothing is written past the fault) and Error(Deadlock) when the
 // live warps of a CTA can make no progress (e.g. barrier never reached).
-LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory);
+// `on_cta_done`, when set, is called after every CTA with the counts so far
+// and the launch's CTA count (progress display; it cannot change the run).
+using CtaDoneCallback = std::function<void(const LaunchCounters& so_far, uint64_t total_ctas)>;
+LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory,
+                          const CtaDoneCallback& on_cta_done = {});
 
 }  // namespace simtlm::functional

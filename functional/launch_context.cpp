@@ -105,6 +105,7 @@ LaunchContext::LaunchContext(const LaunchRequest& request, GlobalMemory& memory)
                                        std::to_string(kernel_->param_bytes));
   }
   if (request.var_addresses) var_addresses_ = *request.var_addresses;
+  printf_buffer_ = request.printf_buffer;
 
   // The layout pass includes the padding before the dynamic (extern) part in
   // static_shared_bytes: the CTA needs static + dynamic bytes.
@@ -460,6 +461,16 @@ DecodedInst LaunchContext::decode_one(const ir::Instruction& inst) {
       if (inst.ext_id == frontend::ptx::ExtensionRegistry::kTrap) {
         d.handler = Handler::Trap;
         d.cls = ExecClass::Exit;
+        return d;
+      }
+      if (inst.ext_id == frontend::ptx::ExtensionRegistry::kVprintf) {
+        need(3);
+        d.handler = Handler::Vprintf;  // timed as an unregistered extension (one SP instruction)
+        d.dst[0] = make_dst(ops[0], inst, &d.dst_bytes[0]);
+        d.num_dst = 1;
+        d.src[0] = make_src(ops[1], inst);
+        d.src[1] = make_src(ops[2], inst);
+        d.num_src = 2;
         return d;
       }
       if (inst.ext_id == frontend::ptx::ExtensionRegistry::kBarWarpSync) {

@@ -51,6 +51,8 @@
 //   whole warp (source lanes >= W are out of range, ballot bits >= W are 0);
 //   for W > 32 each 32-lane half behaves like a 32-wide warp, so warp-
 //   synchronous code written for 32 lanes gives the same results at W = 64.
+//   WARP_SZ (`warpSize`) is the segment width, min(W, 32), so code that
+//   derives lane numbers and shuffle offsets from warpSize agrees with them.
 //   Membermask bit i selects lane i of the executing lane's segment. A shuffle
 //   whose source lane is out of range, not executing or beyond the warp
 //   returns the executing lane's own value (the predicate output follows the

@@ -8,7 +8,7 @@ namespace simtlm::runtime {
 std::unique_ptr<LaunchBackend> make_backend(const DeviceOptions& options) {
   switch (options.backend) {
     case Backend::Functional:
-      return std::make_unique<FunctionalBackend>();
+      return std::make_unique<FunctionalBackend>(options);
     case Backend::Timing:
       return std::make_unique<TimingBackend>(options);
   }

@@ -1,5 +1,7 @@
 #include "runtime/device_impl.h"
 
+#include <cstdio>
+
 #include "runtime/launch_checks.h"
 #include "runtime/module_globals.h"
 #include "runtime/pass_config.h"
@@ -25,10 +27,23 @@ const Config& config_of(const DeviceOptions& options) {
   return options.config ? *options.config : defaults;
 }
 
+// Hands a launch's printf text to DeviceOptions::printf_output (stdout by default).
+void deliver_printf(const functional::PrintfBuffer& buffer, const DeviceOptions& options) {
+  const std::string text = buffer.text();
+  if (text.empty()) return;
+  if (options.printf_output) {
+    options.printf_output(text);
+    return;
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 DeviceImpl::DeviceImpl(DeviceOptions options)
-    : options_(checked(options)), pipeline_(runtime::pass_pipeline_from_config(config_of(options_))), backend_(runtime::make_backend(options_)) {}
+    : options_(checked(options)), pipeline_(runtime::pass_pipeline_from_config(config_of(options_))), backend_(runtime::make_backend(options_)),
+      printf_capacity_(config_of(options_).u64("sim.printf_buffer_bytes")) {}
 
 ModuleHandle DeviceImpl::add_module(std::unique_ptr<ir::Module> module) {
   if (!module) throw Error(ErrorKind::Internal, "add_module: null module");
@@ -79,8 +94,19 @@ LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_na
   request.num_sms = options_.num_sms;
   request.grid_id = next_grid_id_++;
   request.var_addresses = &loaded.var_addresses;
+  functional::PrintfBuffer printf_buffer(printf_capacity_);
+  request.printf_buffer = &printf_buffer;
 
-  LaunchStats stats = backend_->launch(request, memory_);
+  LaunchStats stats;
+  try {
+    stats = backend_->launch(request, memory_);
+  } catch (...) {
+    deliver_printf(printf_buffer, options_);  // what the kernel printed before it failed helps to debug it
+    throw;
+  }
+  deliver_printf(printf_buffer, options_);
+  stats.printf_calls = printf_buffer.calls();
+  stats.printf_dropped = printf_buffer.dropped();
   if (stats.kernel.empty()) stats.kernel = kernel.name;
   stats.threads_per_cta = config.block.x * config.block.y * config.block.z;
   stats.dynamic_shared_bytes = config.dynamic_shared_bytes;

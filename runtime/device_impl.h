@@ -65,6 +65,7 @@ class DeviceImpl {
   std::map<std::tuple<ModuleHandle, uint32_t, uint32_t, uint32_t>, std::unique_ptr<ir::Module>> variants_;
   std::vector<LaunchStats> history_;
   uint32_t next_grid_id_ = 1;
+  uint64_t printf_capacity_;  // sim.printf_buffer_bytes
 };
 
 }  // namespace simtlm

@@ -7,7 +7,19 @@ namespace simtlm::runtime {
 LaunchStats FunctionalBackend::launch(const functional::LaunchRequest& request,
                                       functional::GlobalMemory& memory) {
   auto start = std::chrono::steady_clock::now();
-  functional::LaunchCounters counters = functional::run_launch(request, memory);
+  functional::CtaDoneCallback on_cta;
+  if (progress_) {
+    on_cta = [&](const functional::LaunchCounters& so_far, uint64_t total_ctas) {
+      LaunchProgress p;
+      p.launch = request.grid_id;  // the runtime numbers launches 1, 2, ...
+      p.kernel = request.kernel->name;
+      p.warp_instructions = so_far.warp_instructions;
+      p.ctas_done = so_far.ctas;
+      p.ctas_total = total_ctas;
+      progress_(p);
+    };
+  }
+  functional::LaunchCounters counters = functional::run_launch(request, memory, on_cta);
   auto stop = std::chrono::steady_clock::now();
 
   LaunchStats stats;

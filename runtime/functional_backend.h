@@ -9,9 +9,13 @@ namespace simtlm::runtime {
 
 class FunctionalBackend final : public LaunchBackend {
  public:
+  explicit FunctionalBackend(const DeviceOptions& options) : progress_(options.progress) {}
   const char* name() const override { return "functional"; }
   LaunchStats launch(const functional::LaunchRequest& request,
                      functional::GlobalMemory& memory) override;
+
+ private:
+  std::function<void(const LaunchProgress&)> progress_;
 };
 
 }  // namespace simtlm::runtime

@@ -1,7 +1,6 @@
 #include "runtime/timing_backend.h"
 
 #include <chrono>
-#include <cstdio>
 
 #include "functional/executor.h"
 #include "platforms/common/platform_registry.h"
@@ -30,13 +29,14 @@ TimingBackend::TimingBackend(const DeviceOptions& options) : progress_(options.p
   platform_->keep_kernel_windows(options.launch_records);
   if (progress_) {
     platform_->set_progress_callback([this](const platforms::RunProgress& p) {
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "%s: %llu cycles, %llu warp instructions, CTAs %llu/%llu", p.kernel.c_str(),
-                    static_cast<unsigned long long>(p.cycles), static_cast<unsigned long long>(p.warp_instructions),
-                    static_cast<unsigned long long>(p.ctas_done), static_cast<unsigned long long>(p.ctas_total));
-      progress_(buf);
+      report_progress(p.kernel, p.cycles, p.warp_instructions, p.ctas_done, p.ctas_total);
     });
   }
+}
+
+void TimingBackend::report_progress(const std::string& kernel, uint64_t cycles, uint64_t warp_instructions,
+                                    uint64_t ctas_done, uint64_t ctas_total) {
+  progress_(LaunchProgress{launch_index_, kernel, /*timed=*/true, cycles, warp_instructions, ctas_done, ctas_total});
 }
 
 TimingBackend::~TimingBackend() {
@@ -49,8 +49,10 @@ TimingBackend::~TimingBackend() {
 LaunchStats TimingBackend::launch(const functional::LaunchRequest& request, functional::GlobalMemory& memory) {
   const auto start = std::chrono::steady_clock::now();
   functional::LaunchContext ctx(request, memory);
+  launch_index_ = request.grid_id;
   platforms::LaunchFigures f = platform_->run(ctx);
   platform_->finish_traces();
+  if (progress_) report_progress(request.kernel->name, f.cycles, f.warp_instructions, f.ctas, f.ctas);
   LaunchStats s;
   s.kernel = request.kernel->name;
   s.ctas = f.ctas;

@@ -36,8 +36,12 @@ class TimingBackend final : public LaunchBackend {
   platforms::Platform& platform() { return *platform_; }
 
  private:
+  void report_progress(const std::string& kernel, uint64_t cycles, uint64_t warp_instructions, uint64_t ctas_done,
+                       uint64_t ctas_total);
+
   std::unique_ptr<platforms::Platform> platform_;
-  std::function<void(const std::string&)> progress_;
+  std::function<void(const LaunchProgress&)> progress_;
+  uint64_t launch_index_ = 0;  // of the running launch (LaunchRequest::grid_id)
 };
 
 }  // namespace simtlm::runtime

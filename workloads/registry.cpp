@@ -4,6 +4,8 @@
 
 #include "workloads/workload.h"
 
+#include "simtlm/error.h"
+
 namespace simtlm::workloads {
 
 std::vector<std::pair<std::string, WorkloadFactory>>& WorkloadRegistry::entries() {
@@ -22,6 +24,14 @@ std::vector<std::string> WorkloadRegistry::names() {
   for (auto& entry : entries()) out.push_back(entry.first);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+void check_warp_size(const Workload& workload, unsigned warp_size) {
+  if (!workload.assumes_32_lane_warps() || warp_size % 32 == 0) return;
+  throw Error(ErrorKind::Config,
+              "workload '" + workload.info().name + "' is written for CUDA's 32-lane warps (warp-synchronous "
+              "shuffles, lane = thread index % 32) and cannot run at warp size " + std::to_string(warp_size) +
+              "; it runs at warp sizes 32 and 64 (where warp collectives act on 32-lane halves)");
 }
 
 }  // namespace simtlm::workloads

@@ -55,7 +55,17 @@ class Workload {
   virtual std::vector<LaunchStats> run(Device& dev) = 0;
   // Download outputs and compare with the CPU reference.
   virtual CheckResult check(Device& dev) = 0;
+  // True for warp-synchronous kernels written for CUDA's 32-lane warps
+  // (shuffle offsets 16..1, lane = tid % 32): they are right only where the
+  // warp a program sees has 32 lanes, i.e. at warp sizes 32 and 64 (the
+  // collectives work on 32-lane halves there, functional/warp.h). setup()
+  // refuses other sizes through check_warp_size() rather than FAIL silently.
+  virtual bool assumes_32_lane_warps() const { return false; }
 };
+
+// Throws Error(Config) naming the workload and the warp size when `workload`
+// cannot give a right result at `warp_size` (see assumes_32_lane_warps).
+void check_warp_size(const Workload& workload, unsigned warp_size);
 
 using WorkloadFactory = std::function<std::unique_ptr<Workload>()>;
 

@@ -2,6 +2,7 @@
 #include "frontend/analysis/analyze.h"
 
 #include "frontend/analysis/reconvergence.h"
+#include "frontend/ptx/extensions.h"
 
 namespace simtlm::frontend::analysis {
 
@@ -14,8 +15,10 @@ bool reads_other_lanes(const ir::Function& fn) {
     switch (inst.op) {
       case ir::Opcode::Shfl:
       case ir::Opcode::Vote:
-      case ir::Opcode::Extension:
         return true;
+      case ir::Opcode::Extension:  // device printf reads only its own lanes
+        if (inst.ext_id != ptx::ExtensionRegistry::kVprintf) return true;
+        break;
       default:
         break;
     }

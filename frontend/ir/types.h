@@ -85,6 +85,7 @@ enum class SpecialReg : uint8_t {
   Clock, Clock64, Globaltimer, GlobaltimerLo, GlobaltimerHi,
   LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
   DynamicSmemSize, TotalSmemSize,
+  WarpSz,  // WARP_SZ: nvcc's PTX for `warpSize` (no '%'; see special_regs.cpp)
 };
 
 }  // namespace simtlm::ir

@@ -114,7 +114,7 @@ class CallGraph {
         break;
       }
       // (The parser already rejects calls to functions declared without a
-      // body, e.g. vprintf; an empty body `{}` is a valid function.)
+      // body, except vprintf, which it defines; an empty body `{}` is a valid function.)
       const ir::Function& callee = m_.functions[cs.callee];
       if (callee.is_entry) {
         set_problem("call to kernel '" + callee.name + "' is not allowed");

@@ -27,8 +27,9 @@
 // Errors (simtlm::Error(Ptx), "file:line:column: error: ..."): recursion
 // reachable from a kernel (naming the call chain from the kernel), indirect
 // calls, argument count mismatches (the parser already rejects calls to
-// functions without a body, such as vprintf). Functions no kernel can reach
-// are left untouched when they cannot be inlined.
+// functions without a body; a called vprintf it defines itself,
+// builtin_vprintf.cpp). Functions no kernel can reach are left untouched
+// when they cannot be inlined.
 #pragma once
 
 #include "frontend/ir/module.h"

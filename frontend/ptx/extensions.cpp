@@ -105,6 +105,20 @@ ExtensionRegistry::ExtensionRegistry() {
   u32.type = ir::DataType::U32;
   bmsk.operands = {d, u32, u32};
   add(std::move(bmsk));
+
+  ExtensionDef vprintf;
+  vprintf.mnemonic = "vprintf";
+  vprintf.description = "CUDA device printf: format string and argument buffer at generic addresses";
+  vprintf.max_types = 0;
+  ExtOperand result;
+  result.kinds = kExtReg;
+  result.is_dst = true;
+  result.type = ir::DataType::B32;
+  ExtOperand address;
+  address.kinds = kExtReg | kExtImm;
+  address.type = ir::DataType::B64;
+  vprintf.operands = {result, address, address};
+  add(std::move(vprintf));
 }
 
 ExtensionRegistry& ExtensionRegistry::global() {

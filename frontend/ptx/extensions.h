@@ -97,6 +97,10 @@ class ExtensionRegistry {
   // `bmsk.mode.b32 d, a, b;` (sm_70+, emitted by CUB): d = mask of b bits
   // starting at bit a; Instruction::shift_clamp = .clamp (else .wrap).
   static constexpr uint16_t kBmsk = 3;
+  // `vprintf d, fmt, args;`: CUDA's device printf (d = printf's result,
+  // .b32; fmt, args = generic addresses, .b64). The parser defines a called
+  // .extern vprintf with it (builtin_vprintf.cpp); the executor formats it.
+  static constexpr uint16_t kVprintf = 4;
 
   ExtensionRegistry();  // registers the built-ins
 

@@ -249,7 +249,7 @@ Operand Parser::convert(const RawOperand& r, const Slot& s) {
       SpecialReg sr;
       uint8_t comp = 0;
       unsigned sbits = 0;
-      if (!r.name.empty() && r.name[0] == '%') {
+      if (!r.name.empty() && (r.name[0] == '%' || r.name == "WARP_SZ")) {
         SpecialLookup res = lookup_special_register(r.name, sr, comp, sbits);
         if (res == SpecialLookup::Unsupported)
           fail_tok(r.tok, "unsupported special register '" + std::string(r.name) + "'");

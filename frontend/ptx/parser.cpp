@@ -452,6 +452,7 @@ void Parser::finish_module() {
   for (const CallFixup& fx : call_fixups_) {
     auto it = protos_.find(fx.callee);
     if (it == protos_.end()) fail_tok(fx.tok, "call to undefined function '" + fx.callee + "'");
+    if (is_vprintf_declaration(it->second)) define_vprintf(it->second);
     const Prototype& pr = it->second;
     if (!pr.defined)
       fail_tok(fx.tok, "call to function '" + fx.callee +

@@ -76,7 +76,8 @@
 //              Vector if none), Function(func = target = Module::functions
 //              index), Vector of arguments (Symbol for .param variables, Reg or
 //              Imm)]; uni. Calls may precede the callee's definition; calls to
-//              undefined or declared-only (.extern) functions are errors.
+//              undefined or declared-only (.extern) functions are errors, except
+//              to vprintf, which the parser then defines (builtin_vprintf.cpp).
 //   ret/exit   []; ret.uni -> uni.
 //   bar/barrier [a, (b)] with barrier = Sync/Arrive; bar.red: [d, a, (b), c]
 //              with barrier = Red, bar_red_op 1=popc 2=and 3=or, c may be negated.
@@ -97,6 +98,7 @@
 //              atom = Add/Min/Max/And/Or/Xor, type = .u32/.s32/.b32.
 //   bmsk       Opcode::Extension, ext_id = kBmsk, [d, a(start), b(width)];
 //              shift_clamp = .clamp (else .wrap).
+//   vprintf    Opcode::Extension, ext_id = kVprintf, [d, fmt, args].
 //   extensions Opcode::Extension, ext_id = registered id (extensions.h); the
 //              operands follow the registered shape, same encodings as above.
 //

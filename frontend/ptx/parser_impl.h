@@ -126,6 +126,9 @@ struct Prototype {
   int32_t function = -1;  // index in Module::functions once defined
 };
 
+// A declared-only vprintf (CUDA device printf), which the model defines itself.
+bool is_vprintf_declaration(const Prototype& p);
+
 struct CallFixup {
   std::string callee;
   uint32_t function;  // caller index in Module::functions
@@ -214,6 +217,8 @@ class Parser {
   void skip_line(uint32_t line);
   void skip_section();
   void finish_module();
+  // Gives a called .extern vprintf its built-in definition (builtin_vprintf.cpp).
+  void define_vprintf(Prototype& proto);
 
   // ---- declarations (declarations.cpp)
   void parse_reg_decl();

@@ -37,6 +37,9 @@ constexpr Entry kEntries[] = {
     {"%lanemask_gt", SpecialReg::LanemaskGt, false, 32},
     {"%dynamic_smem_size", SpecialReg::DynamicSmemSize, false, 32},
     {"%total_smem_size", SpecialReg::TotalSmemSize, false, 32},
+    // Not a register but PTX's predefined run-time constant for the warp size
+    // (what nvcc emits for `warpSize`): it reads like one, so it is one here.
+    {"WARP_SZ", SpecialReg::WarpSz, false, 32},
 };
 
 // PTX special registers that exist but are not modelled.

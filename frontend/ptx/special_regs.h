@@ -15,7 +15,8 @@ enum class SpecialLookup {
   Unsupported,   // a PTX special register this model does not provide
 };
 
-// `name` includes the leading '%' and an optional ".x/.y/.z" component.
+// `name` includes the leading '%' and an optional ".x/.y/.z" component
+// (`WARP_SZ`, the predefined warp-size constant, has no '%').
 SpecialLookup lookup_special_register(std::string_view name, ir::SpecialReg& sreg,
                                       uint8_t& component, unsigned& bits);
 

@@ -73,6 +73,10 @@ struct LaunchStats {
   uint32_t regs_per_thread = 0;
   std::string register_count_source;
   std::string register_count_detail;  // e.g. which ptxas, or why it was not used
+  // Device printf: calls made, and calls whose output did not fit in
+  // sim.printf_buffer_bytes (dropped, the last ones in the output order).
+  uint64_t printf_calls = 0;
+  uint64_t printf_dropped = 0;
 
   // Backend-specific detail as JSON text (the timing backend: every statistic
   // of this launch's window, tens of kB), empty when the backend has none.
@@ -89,6 +93,17 @@ struct LaunchStats {
 };
 
 enum class Backend { Functional, Timing };
+
+// How far a running launch has got (DeviceOptions::progress).
+struct LaunchProgress {
+  uint64_t launch = 0;             // 1-based index of the launch on this device
+  std::string kernel;
+  bool timed = false;              // `cycles` is known (timing backend)
+  uint64_t cycles = 0;             // core cycles since the launch started
+  uint64_t warp_instructions = 0;  // issued since the launch started
+  uint64_t ctas_done = 0;
+  uint64_t ctas_total = 0;
+};
 
 // A kernel's registers per thread as the toolchain reports them (ptxas's
 // "Used N registers") or as the user gives them.
@@ -114,9 +129,15 @@ struct DeviceOptions {
   // Timing backend: the simulated GPU (nullptr = the built-in gtx480 defaults).
   // Validated when the device is created (Error(Config)).
   std::shared_ptr<const Config> config;
-  // Timing backend: called every few thousand simulated cycles with a
-  // one-line progress text (kernel, cycles, instructions, CTAs done).
-  std::function<void(const std::string&)> progress;
+  // Called while launches run: the timing backend every 20000 simulated
+  // cycles, the functional backend after every CTA, and both once when a
+  // launch completes. Only observes: the results do not depend on it.
+  std::function<void(const LaunchProgress&)> progress;
+  // Where kernels' printf output goes (CUDA device printf): called once per
+  // launch that printed, after the launch (also when it then failed), with
+  // the text of all its calls ordered by CTA, thread and program order
+  // (functional/printf_buffer.h). Unset: written to the process's stdout.
+  std::function<void(const std::string&)> printf_output;
   // How many launches' records the device keeps: launch_history() and the
   // per-kernel windows of backend_stats_json() hold the last `launch_records`
   // launches (0: every launch). Each record of the timing backend holds every

@@ -157,7 +157,10 @@ const char* const kDecisions[] = {
     "**Two-level scheduler defaults** are Narasiman's original (fetch group 8, round-robin inside and across "
     "groups). Rogers' best two-level configuration is active_set_size 2 with gto/gto; set it per study.",
     "**Simulation controls.** `sim.watchdog_cycles` = 1,000,000 core cycles without a retired instruction ends the "
-    "run with a deadlock error; `sim.seed` = 1.",
+    "run with a deadlock error; `sim.seed` = 1. `sim.printf_buffer_bytes` = 1 MB, CUDA's default printf FIFO "
+    "(cudaLimitPrintfFifoSize); it counts the formatted text, and a launch that prints more keeps the calls that "
+    "fit in the output order (CTA, thread, program order) and drops the rest, so the kept output does not depend "
+    "on the backend or the warp size.",
     "**Mechanism keys** (register/scratchpad sharing, OWF, SWL, CCWS, GREENER) default to the baseline. Keys of "
     "mechanisms not listed here (FineReg, SPU communication buffers, VWS gangs) are added to the schema by the "
     "engineer who implements them, in their module's fragment (`models/<module>/*_config_keys.cpp`) with a source, "

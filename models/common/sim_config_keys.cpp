@@ -22,6 +22,11 @@ void sim_keys(std::vector<ConfigKey>& t) {
                 "Stop the simulation after this many core cycles (0 = run to completion).", kDecision));
   t.push_back(U("sim.max_instructions", 0, "warp instructions", 0, kU64Max,
                 "Stop the simulation after this many warp instructions (0 = unlimited).", kDecision));
+  t.push_back(U("sim.printf_buffer_bytes", 1u << 20, "bytes", 1, 1ULL << 40,
+                "Capacity of one launch's printf output (CUDA's cudaLimitPrintfFifoSize, 1 MB by default). "
+                "The formatted text of the calls that fit, taken in the output order (CTA, thread, program "
+                "order), is written after the launch; the other calls are dropped and counted, with a warning.",
+                kDecision));
   t.push_back(E("sim.platform", "gpu", {"gpu"},
                 "Top level built from this configuration: the baseline GPU, the Stencil Processing Unit "
                 "(seed 003) or the variable-warp-sizing GPU (seed 002 Ch. 6).",

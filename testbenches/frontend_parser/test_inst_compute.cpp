@@ -84,6 +84,7 @@ TEST(Compute, SpecialRegisters) {
       {"mov.u32 %r1, %dynamic_smem_size;", SpecialReg::DynamicSmemSize, 0},
       {"mov.u32 %r1, %total_smem_size;", SpecialReg::TotalSmemSize, 0},
       {"mov.u16 %rs1, %tid.x;", SpecialReg::Tid, 0},
+      {"mov.u32 %r1, WARP_SZ;", SpecialReg::WarpSz, 0},
   };
   for (const Case& c : cases) {
     auto o = one(c.text);

@@ -29,7 +29,10 @@ class Reduction : public Workload, public HasOutputs {
     return {{"reduce_sum", kBlock, 0, true}};
   }
 
+  bool assumes_32_lane_warps() const override { return true; }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
+    check_warp_size(*this, dev.options().warp_size);
     if (size == Size::Small) {
       n_ = 5000, grid_ = 4, block_ = kSmallBlock;
     } else {

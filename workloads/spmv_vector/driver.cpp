@@ -27,7 +27,10 @@ class SpmvVector : public Workload, public HasOutputs {
     return {{"spmv_csr_vector", kBlock, 0, true}};
   }
 
+  bool assumes_32_lane_warps() const override { return true; }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
+    check_warp_size(*this, dev.options().warp_size);
     CsrShape shape;
     uint32_t lo, hi;
     if (size == Size::Small) {
