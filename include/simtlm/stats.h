@@ -138,6 +138,11 @@ class Registry {
   std::size_t id_of(const std::string& name) const;  // Error(Internal) if unknown
   double eval(const Expr& e, const Values& v, std::vector<std::size_t>& stack) const;
   double formula_value(std::size_t id, const Values& v, std::vector<std::size_t>& stack) const;
+  // Whether a statistic only takes integer values: a u64 counter, level or
+  // vector, or a formula of such over + - * sum min max count and integer
+  // literals (no division, no avg). JSON writes these as integers.
+  bool integral(std::size_t id) const;
+  bool integral_expr(const Expr& e, std::vector<std::size_t>& stack) const;
   double scalar_value(std::size_t id, const Values& v, std::vector<std::size_t>& stack) const;
   std::vector<std::size_t> match_ids(const std::string& pattern) const;
   const std::vector<std::size_t>& sorted_ids() const;
@@ -151,6 +156,7 @@ class Registry {
   // patterns at every dump); cleared whenever a statistic is added.
   mutable std::vector<std::size_t> sorted_cache_;
   mutable std::unordered_map<std::string, std::vector<std::size_t>> match_cache_;
+  mutable std::vector<signed char> integral_cache_;  // per id: -1 unknown, 0 no, 1 yes
 };
 
 // Registers statistics under a common prefix, e.g. Group(reg, "gpu.sm[3]").child("l1d").

@@ -158,6 +158,7 @@ std::size_t Registry::add(Info info, const void* source) {
   formulas_.emplace_back();
   sorted_cache_.clear();
   match_cache_.clear();
+  integral_cache_.clear();
   return id;
 }
 
