@@ -35,7 +35,8 @@ void add_sim_options(po::options_description& desc) {
        "write stats.json, config.json, summary.txt and options.json into DIR")
       ("trace", po::value<std::vector<std::string>>()->composing()->value_name("KIND"),
        "timing traces into --out DIR: vcd (trace.vcd) | timeline (timeline.json); repeatable")
-      ("stats", po::bool_switch(), "print the statistics JSON on stdout (summary on stderr)");
+      ("stats", po::bool_switch(), "print the statistics JSON on stdout (summary on stderr)")
+      ("per-launch", po::bool_switch(), "timing summary: one line per launch instead of per kernel name");
 }
 
 namespace {
@@ -82,6 +83,7 @@ SimOptions read_sim_options(const po::variables_map& vm) {
   }
   if (vm.count("out")) o.out_dir = vm["out"].as<std::string>();
   o.stats = vm["stats"].as<bool>();
+  o.per_launch = vm["per-launch"].as<bool>();
   if (vm.count("trace")) {
     for (const std::string& t : vm["trace"].as<std::vector<std::string>>()) {
       if (t != "vcd" && t != "timeline") usage_error("unknown --trace '" + t + "' (expected vcd or timeline)");
@@ -129,16 +131,14 @@ nlohmann::ordered_json sim_options_json(const SimOptions& o) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (auto& [k, v] : o.params) params[k] = v;
   j["params"] = params;
+  j["per_launch"] = o.per_launch;
   return j;
 }
 
 void emit_report(Io& io, const SimOptions& options, const RunReport& report,
                  const nlohmann::ordered_json& effective_options, const Device* device) {
   std::string text = report_text(report);
-  if (device != nullptr) {
-    const std::string timing = device->backend_summary();
-    if (!timing.empty()) text += "timing (all launches)\n" + timing;
-  }
+  if (device != nullptr) text += timing_summary_text(device->impl().backend(), report.launches.size(), options.per_launch);
   // The JSON holds every launch's whole statistics tree (tens of MB for a run
   // of hundreds of launches): build it only when it is written somewhere.
   const bool want_json = !options.out_dir.empty() || options.stats;

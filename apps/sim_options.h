@@ -34,6 +34,7 @@ struct SimOptions {
   std::vector<std::pair<std::string, std::string>> params;  // -p key=value, in order
   std::string out_dir;                     // --out DIR ("" = none)
   bool stats = false;                      // --stats
+  bool per_launch = false;                 // --per-launch: the kernel table has a line per launch
   std::vector<std::string> traces;         // --trace vcd|timeline (files go to --out DIR)
   // The effective configuration: defaults, --config, --warp-size, -p, traces;
   // validated (Error(Config) otherwise).

@@ -120,6 +120,14 @@ class Registry {
   double sum(const std::string& pattern, const Values& values) const;
   // Evaluate an ad-hoc expression with the formula syntax.
   double evaluate(const std::string& expression, const Values& values) const;
+  // Element-wise sum of every vector statistic matching a pattern (the
+  // longest vector's length; empty when none matches).
+  std::vector<double> vector_sum(const std::string& pattern, const Values& values) const;
+  // Adds the window `more` to `into` (an empty `into` becomes a copy): the
+  // values of several windows taken together, e.g. every launch of one kernel.
+  // Counters add (vectors element-wise); a level keeps the larger value (the
+  // windows' end values, so the result is their maximum).
+  void accumulate(Values& into, const Values& more) const;
 
   // {"name": value, ...} in natural name order; formulas evaluated; undefined
   // values are null. With meta: {"values": {...}, "meta": {name: {unit, description, kind[, formula]}}}.

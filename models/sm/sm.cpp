@@ -41,6 +41,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
             smem::make_allocator(shared_allocator_params(p_, p_.max_ctas))),
       issue_(p_, IssueStage::Parts{warps_, front_, scoreboard_, collector_, units_, writebacks_, ldst_, ctas_,
                                    *policy_, stats_, bus_, static_cast<SmServices&>(*this)}) {
+  stats_.active_lanes.assign(p_.warp_size + 1, 0);
   ctas_.set_complete_fn(
       [this](const functional::LaunchContext& ctx, uint64_t id) { cta_completed(ctx, id); });
   add_builtin_gates();

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace simtlm::models {
 
@@ -45,6 +46,10 @@ struct SmStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t class_instructions[kExecClasses] = {};  // indexed by functional::ExecClass
+  // Warp instructions by active lanes (index 0..warp_size; sized by the SM):
+  // the SIMD-efficiency histogram. Active = in the warp's active mask when
+  // issued (after divergence, before the guard predicate), as thread_instructions.
+  std::vector<uint64_t> active_lanes;
 
   // Front end.
   uint64_t fetches = 0;           // fetch requests (one warp, up to fetch_width instructions)

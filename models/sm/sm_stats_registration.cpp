@@ -71,6 +71,8 @@ void Sm::register_stats(const stats::Group& g) {
   g.counter("resident_warp_cycles", &s.resident_warp_cycles, "warp cycles", "integral of resident warps");
   g.level("max_resident_ctas", &s.max_resident_ctas, "CTAs", "most resident CTAs since the start");
   g.level("max_resident_warps", &s.max_resident_warps, "warps", "most resident warps since the start");
+  g.vector("active_lanes", &s.active_lanes, "instructions",
+           "warp instructions by active lanes (element i: i lanes active), the SIMD-efficiency histogram");
   g.formula("ipc", "@warp_instructions / @active_cycles", "instructions/cycle", "IPC while active");
   if (Cache* l1 = l1d()) l1->register_stats(g.child("l1d"));
   // The swappable parts add their own counters (none for the baselines).
