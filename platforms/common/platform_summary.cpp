@@ -105,16 +105,12 @@ void summarize_cache_totals(const stats::Registry& r, const stats::Values& v, co
   auto val = [&](const std::string& k) { return r.value(prefix + k, v); };
   auto count = [&](const std::string& k) { return summary_number(val(k), 0); };
   line(label, count("accesses") + " accesses: " + count("reads") + " reads, " + count("writes") + " writes, " +
-                  count("atomics") + " atomics");
+                  count("atomics") + " atomics; " + count("reservation_fails") + " reservation fails");
   line("", "reads: " + count("hits") + " hits, " + count("misses") + " misses, " + count("sector_misses") +
                " sector misses, " + count("mshr_merges") + " merges (read hit rate " +
                summary_percent(val("hit_rate")) + ")");
-  if (r.contains(prefix + "write_hits")) {
-    line("", "writes: " + count("write_hits") + " hits, " + count("write_misses") + " misses; " +
-                 count("reservation_fails") + " reservation fails");
-  } else {
-    line("", count("reservation_fails") + " reservation fails");
-  }
+  if (r.contains(prefix + "write_hits"))
+    line("", "writes: " + count("write_hits") + " hits, " + count("write_misses") + " misses");
 }
 
 std::string Platform::total_summary() const { return summary(recorder_->total(), true); }
