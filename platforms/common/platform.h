@@ -114,6 +114,9 @@ class Platform : public sc_core::sc_module {
   // occupancy, SIMD efficiency, read hit rates, DRAM bandwidth; then the
   // demangled signature of every mangled name. "" before the first launch.
   std::string kernel_table(bool per_launch) const;
+  // The summary's load-latency lines: the average per supplying level and
+  // its distribution in power-of-two latency ranges.
+  void summarize_load_latency(const stats::Values& values, const SummaryLine& line) const;
   // Writes the trace files named by sim.trace.* (no-op when none).
   void finish_traces();
 

@@ -68,6 +68,14 @@ void Platform::register_stats() {
               "most CTAs resident on one SM since the start (every launch)");
   occ.formula("run_max_warps_per_sm", "max(" + p + "sm[*].max_resident_warps)", "warps",
               "most warps resident on one SM since the start (every launch)");
+  const stats::Group latency = gpu.child("load_latency");
+  for (const char* level : {"l1_hit", "l2_hit", "dram"}) {
+    const std::string l = level;
+    latency.formula("count_" + l, sum("sm[*].load_latency_count_" + l), "transactions",
+                    "load transactions, all SMs, supplied by: " + l);
+    latency.formula("avg_" + l, sum("sm[*].load_latency_sum_" + l) + " / @count_" + l, "core cycles",
+                    "average load latency (sent to response), supplied by: " + l);
+  }
   gpu.formula("regfile_bank_conflicts", sum("sm[*].regfile_bank_conflicts"), "cycles", "register bank conflicts");
   gpu.formula("smem_bank_conflicts", sum("sm[*].smem_bank_conflicts"), "passes", "shared-memory bank conflicts");
   if (sms_.front()->l1d() != nullptr) register_cache_totals(gpu.child("l1d_total"), "l1d", p + "sm[*].l1d.");

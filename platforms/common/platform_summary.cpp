@@ -91,11 +91,15 @@ std::string Platform::summary(const stats::Values& v, bool whole_run) const {
   line("bank conflicts", "register " + count("regfile_bank_conflicts") + ", shared memory " +
                              count("smem_bank_conflicts"));
   summarize_cache_totals(r, v, p + "l1d_total.", "L1D", line);
+  summarize_load_latency(v, line);
   summarize_topology(v, line);
   line("legend", "read hit rate = read hits / (hits + misses + sector misses + merges); a miss finds no line, a");
   line("", "sector miss finds the line without the sectors, a merge joins a miss in flight; atomics done in a");
   line("", "write-back cache count among its reads; reservation fails = cycles a lookup could not proceed");
-  line("", "(MSHRs full, merge limit, no replaceable line, miss or response queue full), one per cycle retried");
+  line("", "(MSHRs full, merge limit, no replaceable line, miss or response queue full), one per cycle retried;");
+  line("", "load latency = average core cycles from a load transaction leaving the LD/ST unit to its data, by");
+  line("", "the level that supplied the data (a load that joined a miss in flight counts where that miss was");
+  line("", "served), then each level's loads in power-of-two latency ranges");
   return os.str();
 }
 
@@ -111,6 +115,33 @@ void summarize_cache_totals(const stats::Registry& r, const stats::Values& v, co
                summary_percent(val("hit_rate")) + ")");
   if (r.contains(prefix + "write_hits"))
     line("", "writes: " + count("write_hits") + " hits, " + count("write_misses") + " misses");
+}
+
+void Platform::summarize_load_latency(const stats::Values& v, const SummaryLine& line) const {
+  const stats::Registry& r = *registry_;
+  const std::string p = std::string(name()) + ".";
+  static const char* const kLevels[][2] = {{"l1_hit", "L1D hit"}, {"l2_hit", "L2"}, {"dram", "DRAM"}};
+  std::string averages;
+  std::vector<std::string> distributions;
+  for (const auto& level : kLevels) {
+    const double n = r.value(p + "load_latency.count_" + std::string(level[0]), v);
+    averages += (averages.empty() ? "" : ", ") + std::string(level[1]) + " " +
+                summary_number(r.value(p + "load_latency.avg_" + std::string(level[0]), v), 1) + " cycles (" +
+                summary_number(n, 0) + (averages.empty() ? " loads)" : ")");
+    if (n == 0) continue;
+    const std::vector<double> h = r.vector_sum(p + "sm[*].load_latency_histogram_" + std::string(level[0]), v);
+    std::string text;
+    for (size_t k = 0; k < h.size(); ++k) {
+      if (h[k] == 0) continue;
+      const uint64_t lo = k == 0 ? 0 : uint64_t{1} << k;
+      const std::string range = k + 1 == h.size() ? std::to_string(lo) + "+"
+                                                  : std::to_string(lo) + "-" + std::to_string((uint64_t{2} << k) - 1);
+      text += (text.empty() ? "" : ", ") + range + " " + summary_percent(h[k] / n);
+    }
+    distributions.push_back(std::string(level[1]) + ": " + text);
+  }
+  line("load latency", averages);
+  for (const std::string& d : distributions) line("", d);
 }
 
 std::string Platform::total_summary() const { return summary(recorder_->total(), true); }

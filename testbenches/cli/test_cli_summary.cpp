@@ -229,3 +229,39 @@ TEST_F(CliTest, ListColumnsLineUpWhateverTheNameLengths) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every global/local load transaction is timed once, at the level that
+// supplied its data; the L1D-hit loads are the L1D's read hits (no atomics
+// here), each histogram holds its level's loads, and an L1D hit is faster
+// than a load the L2 supplied.
+TEST_F(SummaryTest, LoadLatencyPerLevel) {
+  const nlohmann::json& total = stats_["timing"]["total"];
+  uint64_t loads = 0;
+  for (unsigned sm = 0; sm < 15; ++sm) loads += u(total["gpu.sm[" + std::to_string(sm) + "].load_transactions"]);
+  uint64_t counted = 0;
+  for (const char* level : {"l1_hit", "l2_hit", "dram"}) {
+    const uint64_t n = u(total[std::string("gpu.load_latency.count_") + level]);
+    counted += n;
+    uint64_t in_histogram = 0, sum = 0;
+    for (unsigned sm = 0; sm < 15; ++sm) {
+      const std::string p = "gpu.sm[" + std::to_string(sm) + "].load_latency_";
+      for (const auto& x : total[p + "histogram_" + level]) in_histogram += u(x);
+      sum += u(total[p + "sum_" + level]);
+    }
+    EXPECT_EQ(in_histogram, n) << level;
+    ASSERT_GT(n, 0u) << level;
+    EXPECT_DOUBLE_EQ(total[std::string("gpu.load_latency.avg_") + level].get<double>(),
+                     static_cast<double>(sum) / static_cast<double>(n));
+  }
+  EXPECT_EQ(counted, loads);
+  EXPECT_EQ(u(total["gpu.load_latency.count_l1_hit"]), u(total["gpu.l1d_total.hits"]));
+  EXPECT_LT(total["gpu.load_latency.avg_l1_hit"].get<double>(), total["gpu.load_latency.avg_l2_hit"].get<double>());
+  char avg[32];
+  std::snprintf(avg, sizeof avg, "%.1f", total["gpu.load_latency.avg_l1_hit"].get<double>());
+  EXPECT_THAT(result_.out, HasSubstr(std::string("load latency            L1D hit ") + avg + " cycles (" +
+                                     std::to_string(u(total["gpu.load_latency.count_l1_hit"])) + " loads)"));
+}
+
+}  // namespace
