@@ -129,6 +129,11 @@ std::string report_text(const RunReport& report) {
     } else {
       text = value.dump();
     }
+    // A C++ kernel's mangled name (as in stats.json) with its signature.
+    if (key == "kernel" && value.is_string()) {
+      const std::string demangled = frontend::ptx::demangle(text);
+      if (!demangled.empty()) text += " (" + demangled + ")";
+    }
     line(os, key, text);
   }
   line(os, "backend", report.backend + " (warp size " + std::to_string(report.warp_size) + ")");

@@ -265,3 +265,29 @@ TEST_F(SummaryTest, LoadLatencyPerLevel) {
 }
 
 }  // namespace
+
+namespace {
+
+// A C++ kernel's launch summary names it as launched and by its signature,
+// here and in the kernel table (two launches of the same spec are not
+// possible in one command, so the table is asked for with --per-launch).
+TEST_F(CliTest, LaunchSummaryShowsTheDemangledKernelName) {
+  nlohmann::json spec = {{"grid", 2},
+                         {"block", 64},
+                         {"args", {{{"buffer", "a"}}, {{"buffer", "b"}}, {{"buffer", "c"}}, {{"type", "s32"}, {"value", 128}}}},
+                         {"buffers",
+                          {{"a", {{"size_bytes", 512}, {"init", {{"random", 1}, {"type", "f32"}}}}},
+                           {"b", {{"size_bytes", 512}, {"init", {{"random", 2}, {"type", "f32"}}}}},
+                           {"c", {{"size_bytes", 512}}}}}};
+  write_text(path("spec.json"), spec.dump());
+  CliResult r = run({"ptx", SIMTLM_SOURCE_DIR "/testbenches/data/nvcc/basic_kernels_sm75.ptx", "--kernel",
+                     "_Z6vecaddPKfS0_Pfi", "--launch", "spec.json", "--per-launch"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("_Z6vecaddPKfS0_Pfi (vecadd(float const*, float const*, float*, int))"));
+  const std::vector<std::string> table = section(r.out, "timing per launch");
+  ASSERT_GE(table.size(), 3u) << r.out;
+  EXPECT_EQ(words_of(table[1]).at(1), "vecadd");
+  EXPECT_THAT(table[2], HasSubstr("vecadd = vecadd(float const*, float const*, float*, int) (_Z6vecaddPKfS0_Pfi)"));
+}
+
+}  // namespace
