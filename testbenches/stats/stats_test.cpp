@@ -297,6 +297,37 @@ TEST(Stats, IntegerFormulasDumpAsIntegers) {
   EXPECT_TRUE(j["gpu.empty_max"].is_null());
 }
 
+// Several windows taken together: counters (and vector elements) add, a
+// level keeps the largest of the windows' values; formulas follow.
+TEST(Stats, AccumulateCombinesWindows) {
+  Registry reg;
+  FakeSm sm;
+  sm.register_stats(reg, 0);
+  KernelRecorder rec(reg);
+  const std::size_t a = rec.begin("a");
+  sm.cycles = 100;
+  sm.warp_insts = 50;
+  sm.active_warps = 7;
+  sm.bank_conflicts = {1, 0, 0, 2};
+  rec.end(a);
+  const std::size_t b = rec.begin("a");
+  sm.cycles = 400;
+  sm.warp_insts = 350;
+  sm.active_warps = 3;
+  sm.bank_conflicts = {1, 5, 0, 2};
+  rec.end(b);
+  Values both;
+  reg.accumulate(both, rec.window(a).values);
+  reg.accumulate(both, rec.window(b).values);
+  EXPECT_EQ(reg.value("gpu.sm[0].cycles", both), 400.0);      // 100 + 300
+  EXPECT_EQ(reg.value("gpu.sm[0].warp_insts", both), 350.0);  // 50 + 300
+  EXPECT_EQ(reg.value("gpu.sm[0].active_warps", both), 7.0);  // max(7, 3)
+  EXPECT_DOUBLE_EQ(reg.value("gpu.sm[0].ipc", both), 350.0 / 400.0);
+  EXPECT_EQ(reg.vector_sum("gpu.sm[*].bank_conflicts", both), (std::vector<double>{1, 5, 0, 2}));
+  EXPECT_EQ(reg.vector_sum("gpu.sm[*].bank_conflicts", rec.window(b).values), (std::vector<double>{0, 5, 0, 0}));
+  EXPECT_TRUE(reg.vector_sum("gpu.none[*].x", both).empty());
+}
+
 TEST(Stats, MakeCounterIsStableRegistryOwnedStorage) {
   Registry reg;
   Group g(reg, "gpu.noc");
