@@ -67,15 +67,49 @@ void print_kernels(Io& io, const workloads::Workload& workload) {
   }
 }
 
+// `text` wrapped at word boundaries into lines of at most `width` columns
+// (a longer word gets a line of its own); lines after the first are indented
+// by `indent` spaces.
+std::string wrap(const std::string& text, size_t indent, size_t width) {
+  std::string out, line_text;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line_text.empty() && line_text.size() + 1 + word.size() > width) {
+      out += line_text + "\n" + std::string(indent, ' ');
+      line_text.clear();
+    }
+    line_text += (line_text.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out + line_text;
+}
+
+constexpr size_t kListWidth = 100;  // columns of a line of `simtlm list`
+
 void list_workloads(Io& io, bool details) {
   io.out << "Workloads (simtlm run WORKLOAD):\n";
   std::vector<std::string> names = workloads::WorkloadRegistry::names();
   if (names.empty()) io.out << "  (none built in)\n";
+  // Columns as wide as their longest entry; descriptions wrapped under their column.
+  std::vector<workloads::WorkloadInfo> infos;
+  size_t name_width = 0, class_width = 0;
   for (const std::string& name : names) {
+    infos.push_back(workloads::WorkloadRegistry::create(name)->info());
+    name_width = std::max(name_width, name.size() + 2);
+    class_width = std::max(class_width, infos.back().klass.size() + 2);
+  }
+  const size_t indent = 2 + name_width + class_width;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
+    const workloads::WorkloadInfo& info = infos[i];
     auto workload = workloads::WorkloadRegistry::create(name);
-    workloads::WorkloadInfo info = workload->info();
-    io.out << "  " << pad(name, 16) << pad(info.klass, 18) << info.description
-           << (name == "sgemm" ? " [default]" : "") << "\n";
+    io.out << "  " << pad(name, name_width) << pad(info.klass, class_width)
+           << wrap(info.description + (name == "sgemm" ? " [default]" : ""), indent,
+                   kListWidth > indent + 30 ? kListWidth - indent : 30)
+           << "\n";
     if (details) {
       io.out << "      PTX module: " << (info.ptx_name.empty() ? name : info.ptx_name) << "\n";
       print_kernels(io, *workload);
@@ -100,17 +134,21 @@ std::string preset_summary(const nlohmann::json& j) {
 void list_configs(Io& io, bool details) {
   namespace fs = std::filesystem;
   io.out << "Configurations (simtlm run --config FILE):\n";
-  io.out << "  " << pad("default", 34)
-         << "built in: the gtx480 values (GTX480, 15 SMs, warp size 32); used without --config\n";
   fs::path dir = SIMTLM_CONFIG_DIR;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return;
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec))
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  if (fs::is_directory(dir, ec)) {
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
   std::sort(files.begin(), files.end());
+  // The path column fits the longest path (the source tree's may be deep).
+  size_t width = std::string("default").size() + 2;
+  for (const fs::path& file : files) width = std::max(width, file.string().size() + 2);
+  io.out << "  " << pad("default", width)
+         << "built in: the gtx480 values (GTX480, 15 SMs, warp size 32); used without --config\n";
   for (const fs::path& file : files) {
-    io.out << "  " << pad(file.string(), 34);
+    io.out << "  " << pad(file.string(), width);
     std::ifstream in(file);
     auto j = nlohmann::json::parse(in, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {

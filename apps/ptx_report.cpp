@@ -1,7 +1,9 @@
 #include "apps/ptx_report.h"
 
+#include <algorithm>
 #include <iomanip>
 
+#include "frontend/ptx/demangle.h"
 #include "runtime/launch_checks.h"
 
 namespace simtlm::cli {
@@ -24,13 +26,18 @@ void print_params(std::ostream& out, const ir::Module& module, const ir::Functio
                              (f.returns.empty() ? "" : " (+" + std::to_string(f.returns.size()) +
                                                            " return value)"));
   if (all.empty()) return;
-  out << "    " << std::left << std::setw(4) << "#" << std::setw(28) << "name" << std::setw(12)
+  // The name column fits the longest name (nvcc's are the mangled kernel
+  // name + "_param_N"), with two spaces before the type.
+  size_t name_width = 4;
+  for (uint32_t v : all) name_width = std::max(name_width, module.vars.at(v).name.size());
+  const int nw = static_cast<int>(name_width + 2);
+  out << "    " << std::left << std::setw(4) << "#" << std::setw(nw) << "name" << std::setw(12)
       << "type" << std::right << std::setw(6) << "size" << std::setw(8) << "offset" << "\n";
   for (size_t i = 0; i < all.size(); ++i) {
     const ir::Variable& p = module.vars.at(all[i]);
     bool is_return = i >= f.params.size();
     out << "    " << std::left << std::setw(4) << (is_return ? "ret" : std::to_string(i))
-        << std::setw(28) << p.name << std::setw(12) << runtime::param_type_text(p) << std::right
+        << std::setw(nw) << p.name << std::setw(12) << runtime::param_type_text(p) << std::right
         << std::setw(6) << runtime::param_size(p) << std::setw(8)
         << (f.is_entry ? std::to_string(p.param_offset) : std::string("-")) << "\n";
   }
@@ -40,6 +47,8 @@ void print_params(std::ostream& out, const ir::Module& module, const ir::Functio
 void print_function(std::ostream& out, const ir::Module& module, const ir::Function& f) {
   out << "\n" << (f.is_entry ? "kernel " : "function ") << f.name << "  (" << module.file << ":"
       << f.loc.line << ", " << (f.is_entry ? ".entry" : ".func") << ")\n";
+  const std::string demangled = frontend::ptx::demangle(f.name);
+  if (!demangled.empty()) row(out, "demangled", demangled);
   print_params(out, module, f);
   row(out, "static shared", std::to_string(f.static_shared_bytes) + " bytes");
   row(out, "local per thread", std::to_string(f.local_bytes) + " bytes");

@@ -40,7 +40,8 @@ void add_sim_options(po::options_description& desc) {
       ("progress", po::bool_switch(),
        "progress lines on stderr also when it is not a terminal (launch, cycles, instructions, CTAs, ETA)")
       ("progress-every", po::value<std::string>()->value_name("SECONDS"),
-       "seconds between those lines (default 10; with --progress)");
+       "seconds between those lines (default 10; with --progress)")
+      ("per-launch", po::bool_switch(), "timing summary: one line per launch instead of per kernel name");
 }
 
 namespace {
@@ -75,6 +76,7 @@ SimOptions read_sim_options(const po::variables_map& vm) {
   }
   if (vm.count("out")) o.out_dir = vm["out"].as<std::string>();
   o.stats = vm["stats"].as<bool>();
+  o.per_launch = vm["per-launch"].as<bool>();
   o.progress = vm["progress"].as<bool>();
   if (vm.count("progress-every")) {
     if (!o.progress) usage_error("--progress-every needs --progress");
@@ -127,16 +129,14 @@ nlohmann::ordered_json sim_options_json(const SimOptions& o) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (auto& [k, v] : o.params) params[k] = v;
   j["params"] = params;
+  j["per_launch"] = o.per_launch;
   return j;
 }
 
 void emit_report(Io& io, const SimOptions& options, const RunReport& report,
                  const nlohmann::ordered_json& effective_options, const Device* device) {
   std::string text = report_text(report);
-  if (device != nullptr) {
-    const std::string timing = device->backend_summary();
-    if (!timing.empty()) text += "timing (all launches)\n" + timing;
-  }
+  if (device != nullptr) text += timing_summary_text(device->impl().backend(), report.launches.size(), options.per_launch);
   // The JSON holds every launch's whole statistics tree (tens of MB for a run
   // of hundreds of launches): build it only when it is written somewhere.
   const bool want_json = !options.out_dir.empty() || options.stats;

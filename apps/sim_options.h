@@ -34,6 +34,7 @@ struct SimOptions {
   std::vector<std::pair<std::string, std::string>> params;  // -p key=value, in order
   std::string out_dir;                     // --out DIR ("" = none)
   bool stats = false;                      // --stats
+  bool per_launch = false;                 // --per-launch: the kernel table has a line per launch
   std::vector<std::string> traces;         // --trace vcd|timeline (files go to --out DIR)
   bool progress = false;                   // --progress: progress lines also when stderr is no terminal
   double progress_every = 10;              // --progress-every SECONDS between those lines

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "apps/cli_common.h"
+#include "frontend/ptx/demangle.h"
+#include "runtime/backend.h"
 
 namespace simtlm::cli {
 
@@ -105,7 +107,9 @@ std::string registers_text(const std::vector<LaunchStats>& launches) {
     if (!s.register_count_detail.empty()) why += ": " + s.register_count_detail;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == why; });
     if (it == groups.end()) it = groups.insert(groups.end(), {why, ""});
-    it->second += (it->second.empty() ? "" : ", ") + s.kernel + " " + std::to_string(s.regs_per_thread);
+    // The demangled name without parameters (the kernel table lists the signatures).
+    it->second += (it->second.empty() ? "" : ", ") + frontend::ptx::short_kernel_name(s.kernel) + " " +
+                  std::to_string(s.regs_per_thread);
   }
   std::string out;
   for (const auto& [why, kernels] : groups) out += (out.empty() ? "" : "; ") + kernels + " (" + why + ")";
@@ -129,6 +133,11 @@ std::string report_text(const RunReport& report) {
     } else {
       text = value.dump();
     }
+    // A C++ kernel's mangled name (as in stats.json) with its signature.
+    if (key == "kernel" && value.is_string()) {
+      const std::string demangled = frontend::ptx::demangle(text);
+      if (!demangled.empty()) text += " (" + demangled + ")";
+    }
     line(os, key, text);
   }
   line(os, "backend", report.backend + " (warp size " + std::to_string(report.warp_size) + ")");
@@ -150,6 +159,18 @@ std::string report_text(const RunReport& report) {
   if (report.checked && !report.detail.empty()) result += " (" + report.detail + ")";
   line(os, "result", result);
   return os.str();
+}
+
+std::string timing_summary_text(const runtime::LaunchBackend& backend, size_t launches, bool per_launch) {
+  const std::string total = backend.summary();
+  if (total.empty()) return "";
+  std::string text = "timing (all launches)\n" + total;
+  // A single launch's line would only repeat the block above.
+  if (launches > 1 || per_launch) {
+    const std::string table = backend.kernel_table(per_launch);
+    if (!table.empty()) text += (per_launch ? "timing per launch\n" : "timing per kernel\n") + table;
+  }
+  return text;
 }
 
 }  // namespace simtlm::cli

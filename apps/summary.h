@@ -8,6 +8,10 @@
 
 #include "simtlm/device.h"
 
+namespace simtlm::runtime {
+class LaunchBackend;
+}
+
 namespace simtlm::cli {
 
 struct RunReport {
@@ -34,5 +38,10 @@ std::string result_word(const RunReport& report);
 
 nlohmann::ordered_json report_json(const RunReport& report);
 std::string report_text(const RunReport& report);
+// The backend's part of the readable summary ("" for the functional
+// backend): "timing (all launches)" and, after more than one of the run's
+// `launches` or with
+// `per_launch`, the kernel table ("timing per kernel" / "timing per launch").
+std::string timing_summary_text(const runtime::LaunchBackend& backend, size_t launches, bool per_launch);
 
 }  // namespace simtlm::cli

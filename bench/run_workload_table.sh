@@ -27,7 +27,7 @@ fi
 if [ $# -gt 0 ]; then
   names="$*"
 else
-  names=$("$build/apps/simtlm" list | awk '/^Workloads/ { f = 1; next } /^$/ { f = 0 } f { print $1 }')
+  names=$("$build/apps/simtlm" list | awk '/^Workloads/ { f = 1; next } /^$/ { f = 0 } f && /^  [^ ]/ { print $1 }')
 fi
 export bench scratch
 printf '%s\n' $names | xargs -P "$jobs" -I{} sh -c \

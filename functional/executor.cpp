@@ -179,7 +179,7 @@ const ExecRecord& execute(Warp& warp, Cta& cta, const LaunchContext& ctx) {
       break;
     case Handler::Trap:
       if (exec) {
-        throw Error(ErrorKind::Fault, "device fault: trap executed in " +
+        throw Error(ErrorKind::Fault, "trap executed in " +
                                           describe_lane(ctx, cta, warp, d.inst, first_lane(exec)));
       }
       warp.advance();

@@ -34,7 +34,7 @@ const char* access_word(Access a) {
                         const std::string& detail, const LaunchContext& ctx, const Cta& cta,
                         const Warp& warp, const DecodedInst& d, unsigned lane) {
   std::ostringstream os;
-  os << "device fault: " << what << " " << ir::space_name(space) << " " << access_word(kind) << " of "
+  os << what << " " << ir::space_name(space) << " " << access_word(kind) << " of "
      << bytes << " bytes at address 0x" << std::hex << addr << std::dec;
   if (!detail.empty()) os << " (" << detail << ")";
   os << " in " << describe_lane(ctx, cta, warp, d.inst, lane);

@@ -38,6 +38,9 @@ class LaunchBackend {
     return tree.is_null() ? std::string() : tree.dump(2) + "\n";
   }
   virtual std::string summary() const { return ""; }
+  // A readable table of the launches so far, one line per kernel name or per
+  // launch ("" when the backend keeps no statistics).
+  virtual std::string kernel_table(bool /*per_launch*/) const { return ""; }
 };
 
 // The backend selected by options.backend. Throws Error(Usage) for a backend

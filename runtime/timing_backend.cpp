@@ -68,4 +68,6 @@ nlohmann::ordered_json TimingBackend::stats_tree() const { return platform_->sta
 
 std::string TimingBackend::summary() const { return platform_->total_summary(); }
 
+std::string TimingBackend::kernel_table(bool per_launch) const { return platform_->kernel_table(per_launch); }
+
 }  // namespace simtlm::runtime

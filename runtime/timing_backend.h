@@ -32,6 +32,7 @@ class TimingBackend final : public LaunchBackend {
   LaunchStats launch(const functional::LaunchRequest& request, functional::GlobalMemory& memory) override;
   nlohmann::ordered_json stats_tree() const override;
   std::string summary() const override;
+  std::string kernel_table(bool per_launch) const override;
 
   platforms::Platform& platform() { return *platform_; }
 

@@ -26,7 +26,7 @@ record() {
   mkdir -p "$out"
   local list
   list=$(mktemp)
-  for w in $("$bin" list | awk '/^Workloads/{on=1; next} /^$/{on=0} on && NF {print $1}'); do
+  for w in $("$bin" list | awk '/^Workloads/{on=1; next} /^$/{on=0} on && /^  [^ ]/ {print $1}'); do
     echo "gtx480 $w small" >> "$list"
     echo "tesla_c2050 $w small" >> "$list"
   done

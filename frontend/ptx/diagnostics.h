@@ -8,6 +8,12 @@
 
 namespace simtlm::frontend::ptx {
 
+// `text` as it may be quoted in a one-line message: at most `max_chars`
+// characters (then "..." when `mark_cut`), line breaks and tabs as spaces,
+// well-formed UTF-8 kept, every other byte (invalid UTF-8, control
+// characters) as \xNN.
+std::string quote_source_text(std::string_view text, size_t max_chars, bool mark_cut = true);
+
 [[noreturn]] void throw_ptx_error(const std::string& file, uint32_t line, uint32_t column,
                                   const std::string& what, std::string_view near);
 

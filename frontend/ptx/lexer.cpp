@@ -158,9 +158,7 @@ class Lexer {
       default:
         break;
     }
-    fail(std::string("unexpected character '") + (c >= 32 && c < 127 ? std::string(1, c) : "?") +
-             "'",
-         pos_);
+    fail("unexpected character '" + quote_source_text(src_.substr(pos_, 4), 1, false) + "'", pos_);
   }
 
   void lex_number(Token& t) {

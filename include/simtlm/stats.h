@@ -120,6 +120,14 @@ class Registry {
   double sum(const std::string& pattern, const Values& values) const;
   // Evaluate an ad-hoc expression with the formula syntax.
   double evaluate(const std::string& expression, const Values& values) const;
+  // Element-wise sum of every vector statistic matching a pattern (the
+  // longest vector's length; empty when none matches).
+  std::vector<double> vector_sum(const std::string& pattern, const Values& values) const;
+  // Adds the window `more` to `into` (an empty `into` becomes a copy): the
+  // values of several windows taken together, e.g. every launch of one kernel.
+  // Counters add (vectors element-wise); a level keeps the larger value (the
+  // windows' end values, so the result is their maximum).
+  void accumulate(Values& into, const Values& more) const;
 
   // {"name": value, ...} in natural name order; formulas evaluated; undefined
   // values are null. With meta: {"values": {...}, "meta": {name: {unit, description, kind[, formula]}}}.
@@ -138,6 +146,11 @@ class Registry {
   std::size_t id_of(const std::string& name) const;  // Error(Internal) if unknown
   double eval(const Expr& e, const Values& v, std::vector<std::size_t>& stack) const;
   double formula_value(std::size_t id, const Values& v, std::vector<std::size_t>& stack) const;
+  // Whether a statistic only takes integer values: a u64 counter, level or
+  // vector, or a formula of such over + - * sum min max count and integer
+  // literals (no division, no avg). JSON writes these as integers.
+  bool integral(std::size_t id) const;
+  bool integral_expr(const Expr& e, std::vector<std::size_t>& stack) const;
   double scalar_value(std::size_t id, const Values& v, std::vector<std::size_t>& stack) const;
   std::vector<std::size_t> match_ids(const std::string& pattern) const;
   const std::vector<std::size_t>& sorted_ids() const;
@@ -151,6 +164,7 @@ class Registry {
   // patterns at every dump); cleared whenever a statistic is added.
   mutable std::vector<std::size_t> sorted_cache_;
   mutable std::unordered_map<std::string, std::vector<std::size_t>> match_cache_;
+  mutable std::vector<signed char> integral_cache_;  // per id: -1 unknown, 0 no, 1 yes
 };
 
 // Registers statistics under a common prefix, e.g. Group(reg, "gpu.sm[3]").child("l1d").

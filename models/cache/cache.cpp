@@ -200,7 +200,7 @@ void Cache::count_access(const tlm::tlm_generic_payload& trans, const MemExtensi
 
 bool Cache::lookup(tlm::tlm_generic_payload& trans, uint64_t c) {
   const uint64_t line = tags_.line_of(trans.get_address());
-  const MemExtension* ext = find_mem_ext(trans);
+  MemExtension* ext = find_mem_ext(trans);
   const uint32_t mask = sector_mask_of(trans, ext, p_.line_bytes, p_.sector_bytes);
   const bool atomic = ext != nullptr && ext->kind == AccessKind::Atomic;
   if (atomic) {
@@ -234,7 +234,7 @@ CacheLine* Cache::allocate_line(uint64_t line, int32_t sm, int32_t warp, uint64_
   return v;
 }
 
-bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
+bool Cache::read_access(tlm::tlm_generic_payload& trans, MemExtension* ext, uint64_t line, uint32_t mask,
                         bool atomic, uint64_t c) {
   const int32_t sm = ext ? ext->sm_id : -1;
   const int32_t warp = ext ? ext->warp_id : -1;
@@ -245,6 +245,7 @@ bool Cache::read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext
     if (atomic) l->dirty |= mask;
     count_access(trans, ext);
     ++stats_.hits;
+    if (ext != nullptr) ext->served_level = p_.level;
     notify(CacheEventKind::Hit, line, mask, &trans, l->owner_warp, c);
     respond(trans, c + p_.hit_latency);
     return true;
@@ -422,7 +423,8 @@ bool Cache::from_below(tlm::tlm_generic_payload& trans, uint64_t c) {
 
 bool Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
   const uint64_t line = trans.get_address();
-  const uint32_t sectors = mem_ext(trans, name()).sector_mask;
+  const MemExtension& fill_ext = mem_ext(trans, name());
+  const uint32_t sectors = fill_ext.sector_mask;
   MshrEntry* m = mshrs_.find(line);
   if (m == nullptr) {
     SC_REPORT_ERROR("simtlm/cache", (std::string(name()) + ": fill for a line without an MSHR").c_str());
@@ -447,6 +449,7 @@ bool Cache::fill(tlm::tlm_generic_payload& trans, uint64_t c) {
     MshrWaiter w = waiters[i];
     if ((w.sectors & ~l->valid) == 0) {
       if (w.atomic) l->dirty |= w.sectors;
+      if (MemExtension* we = find_mem_ext(*w.trans)) we->served_level = fill_ext.served_level;
       respond(*w.trans, c);
     } else {
       waiters[kept++] = w;
@@ -484,6 +487,7 @@ void Cache::send_fill(uint64_t line, uint32_t sectors, const MemExtension* reque
   t->set_data_length(p_.line_bytes);
   t->set_streaming_width(p_.line_bytes);
   MemExtension& ext = *find_mem_ext(*t);
+  ext.served_level = 0;  // the payload is reused: the level below sets it again
   if (requester != nullptr) {
     ext.sm_id = requester->sm_id;
     ext.warp_id = requester->warp_id;

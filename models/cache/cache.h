@@ -130,7 +130,7 @@ class Cache : public ClockedModule, private AtTargetPort::Listener, private AtIn
   bool lookup(tlm::tlm_generic_payload& trans, uint64_t cycle);
   // `ext` is the request's MemExtension (nullptr without one), looked up once
   // per lookup.
-  bool read_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
+  bool read_access(tlm::tlm_generic_payload& trans, MemExtension* ext, uint64_t line, uint32_t mask,
                    bool atomic, uint64_t cycle);
   bool write_access(tlm::tlm_generic_payload& trans, const MemExtension* ext, uint64_t line, uint32_t mask,
                     WritePolicy policy, uint64_t cycle);

@@ -11,6 +11,7 @@ namespace simtlm::models {
 
 CacheParams l2_params_from_config(const Config& cfg) {
   CacheParams p;
+  p.level = 2;
   p.sets = cfg.u32("gpu.l2.sets");
   p.ways = cfg.u32("gpu.l2.ways");
   p.line_bytes = cfg.u32("gpu.l2.line_bytes");

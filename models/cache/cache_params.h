@@ -69,6 +69,9 @@ struct CacheParams {
   // its lines over all of its sets.
   uint32_t index_divisor = 1;
   sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+  // The level this cache reports to requesters as the one that supplied the
+  // data (MemExtension::served_level): 1 = an SM's L1D, 2 = an L2 slice.
+  uint8_t level = 0;
 
   uint32_t sectors_per_line() const { return line_bytes / sector_bytes; }
   uint64_t size_bytes() const { return static_cast<uint64_t>(sets) * ways * line_bytes; }

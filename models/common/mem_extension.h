@@ -42,6 +42,10 @@ struct MemExtension : tlm::tlm_extension<MemExtension> {
   // Streaming data (PTX ld.cs/ld.lu/st.cs): a cache that allocates a line for
   // it puts the line first in eviction order and a hit does not promote it.
   bool evict_first = false;
+  // The cache level that supplied a read's data (CacheParams::level: 1 = L1D,
+  // 2 = L2), 0 when none did (memory). A cache sets it on a hit and, when a
+  // fill releases the reads waiting in its MSHR, copies the fill's to them.
+  uint8_t served_level = 0;
 
   // Source routing for interconnects: a switch pushes the input port a request
   // came from and pops it to send the response back. Owned by the modules in

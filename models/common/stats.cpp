@@ -158,6 +158,7 @@ std::size_t Registry::add(Info info, const void* source) {
   formulas_.emplace_back();
   sorted_cache_.clear();
   match_cache_.clear();
+  integral_cache_.clear();
   return id;
 }
 
@@ -345,6 +346,60 @@ double Registry::evaluate(const std::string& expression, const Values& values) c
   const std::shared_ptr<const Expr> e = detail::parse_formula(expression, "<expression>");
   std::vector<std::size_t> stack;
   return eval(*e, values, stack);
+}
+
+std::vector<double> Registry::vector_sum(const std::string& pattern, const Values& values) const {
+  std::vector<double> out;
+  auto add = [&out](const auto& xs) {
+    if (out.size() < xs.size()) out.resize(xs.size(), 0.0);
+    for (std::size_t i = 0; i < xs.size(); ++i) out[i] += static_cast<double>(xs[i]);
+  };
+  for (std::size_t id : match_ids(pattern)) {
+    if (id >= values.samples_.size()) continue;
+    const Sample& s = values.samples_[id];
+    if (const auto* vu = std::get_if<std::vector<std::uint64_t>>(&s)) add(*vu);
+    if (const auto* vd = std::get_if<std::vector<double>>(&s)) add(*vd);
+  }
+  return out;
+}
+
+namespace {
+
+template <typename T>
+void combine(T& into, T more, bool level) {
+  into = level ? std::max(into, more) : into + more;
+}
+
+template <typename T>
+void combine_vector(std::vector<T>& into, const std::vector<T>& more, bool level) {
+  if (into.size() < more.size()) into.resize(more.size(), T{});
+  for (std::size_t i = 0; i < more.size(); ++i) combine(into[i], more[i], level);
+}
+
+}  // namespace
+
+void Registry::accumulate(Values& into, const Values& more) const {
+  if (into.samples_.empty()) {
+    into = more;
+    return;
+  }
+  if (into.samples_.size() < more.samples_.size()) into.samples_.resize(more.samples_.size());
+  for (std::size_t id = 0; id < more.samples_.size(); ++id) {
+    const bool level = infos_[id].kind == Kind::Level;
+    Sample& s = into.samples_[id];
+    const Sample& m = more.samples_[id];
+    if (std::holds_alternative<std::monostate>(s)) {
+      s = m;
+    } else if (auto* u = std::get_if<std::uint64_t>(&s)) {
+      if (const auto* b = std::get_if<std::uint64_t>(&m)) combine(*u, *b, level);
+    } else if (auto* d = std::get_if<double>(&s)) {
+      if (const auto* b = std::get_if<double>(&m)) combine(*d, *b, level);
+    } else if (auto* vu = std::get_if<std::vector<std::uint64_t>>(&s)) {
+      if (const auto* b = std::get_if<std::vector<std::uint64_t>>(&m)) combine_vector(*vu, *b, level);
+    } else if (auto* vd = std::get_if<std::vector<double>>(&s)) {
+      if (const auto* b = std::get_if<std::vector<double>>(&m)) combine_vector(*vd, *b, level);
+    }
+  }
 }
 
 // ---------------------------------------------------------------- Group

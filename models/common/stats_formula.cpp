@@ -6,6 +6,7 @@
 //   unary   := '-' unary | primary
 //   primary := number | name | agg '(' pattern ')' | '(' expr ')'
 //   agg     := sum | avg | min | max | count
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -22,6 +23,7 @@ struct Registry::Expr {
   enum class Op { Number, Name, Neg, Add, Sub, Mul, Div, Sum, Avg, Min, Max, Count };
   Op op = Op::Number;
   double number = 0.0;
+  bool integer_literal = false;  // Number written with digits only ("8", not "8.0" or "1e3")
   std::string name;  // Name: a statistic; aggregates: a pattern
   std::unique_ptr<Expr> lhs, rhs;
 };
@@ -134,6 +136,8 @@ class Parser {
       auto e = std::make_unique<Expr>();
       e->op = Expr::Op::Number;
       e->number = x;
+      e->integer_literal = std::all_of(begin, static_cast<const char*>(end),
+                                       [](char d) { return std::isdigit(static_cast<unsigned char>(d)) != 0; });
       return e;
     }
     if (!name_start(c)) fail("expected a number, a statistic name or '('");
@@ -273,6 +277,57 @@ double Registry::eval(const Expr& e, const Values& v, std::vector<std::size_t>& 
     }
   }
   return nan;
+}
+
+bool Registry::integral(std::size_t id) const {
+  if (integral_cache_.size() != infos_.size()) integral_cache_.assign(infos_.size(), -1);
+  if (integral_cache_[id] < 0) {
+    std::vector<std::size_t> stack;
+    const Shape shape = infos_[id].shape;
+    bool yes = shape == Shape::U64 || shape == Shape::VecU64;
+    if (shape == Shape::Formula) {
+      stack.push_back(id);
+      yes = integral_expr(*formulas_[id], stack);
+    }
+    integral_cache_[id] = yes ? 1 : 0;
+  }
+  return integral_cache_[id] == 1;
+}
+
+// The type follows from the expression and the statistics it names, never
+// from a value: a field is an integer in every dump or in none.
+bool Registry::integral_expr(const Expr& e, std::vector<std::size_t>& stack) const {
+  const auto named = [&](std::size_t id) {
+    if (infos_[id].shape != Shape::Formula) return integral(id);
+    if (std::find(stack.begin(), stack.end(), id) != stack.end()) return false;  // a cycle: eval reports it
+    stack.push_back(id);
+    const bool yes = integral_expr(*formulas_[id], stack);
+    stack.pop_back();
+    return yes;
+  };
+  switch (e.op) {
+    case Expr::Op::Number: return e.integer_literal;
+    case Expr::Op::Name: {
+      const auto it = ids_.find(e.name);
+      return it != ids_.end() && named(it->second);
+    }
+    case Expr::Op::Neg: return integral_expr(*e.lhs, stack);
+    case Expr::Op::Add:
+    case Expr::Op::Sub:
+    case Expr::Op::Mul: return integral_expr(*e.lhs, stack) && integral_expr(*e.rhs, stack);
+    case Expr::Op::Div:
+    case Expr::Op::Avg: return false;
+    case Expr::Op::Count: return true;
+    case Expr::Op::Sum:
+    case Expr::Op::Min:
+    case Expr::Op::Max: {
+      const std::vector<std::size_t> ids = match_ids(e.name);
+      for (std::size_t id : ids)
+        if (!named(id)) return false;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace simtlm::stats

@@ -111,7 +111,18 @@ ordered_json Registry::to_json(const Values& values, bool with_meta) const {
       }
       case Shape::Formula: {
         std::vector<std::size_t> stack;
-        append_member(out, info.name, number_json(formula_value(id, values, stack)));
+        const double x = formula_value(id, values, stack);
+        // An integer-valued formula (a sum of counters) is written as an
+        // integer: 1624, not 1624.0. min/max of an empty pattern is NaN: null.
+        if (integral(id) && std::isfinite(x) && std::fabs(x) < 9.0e15) {
+          if (x >= 0) {
+            append_member(out, info.name, static_cast<std::uint64_t>(x));
+          } else {
+            append_member(out, info.name, static_cast<std::int64_t>(x));
+          }
+        } else {
+          append_member(out, info.name, number_json(x));
+        }
         break;
       }
     }

@@ -249,7 +249,9 @@ bool IssueStage::issue(uint32_t slot, uint64_t c) {
   w.waiting = fw.waiting();
   SmStats& stats = parts_.stats;
   stats.warp_instructions += fw.instructions() - before_i;
-  stats.thread_instructions += fw.thread_instructions() - before_t;
+  const uint64_t lanes = fw.thread_instructions() - before_t;  // one instruction: its active lanes
+  stats.thread_instructions += lanes;
+  ++stats.active_lanes[lanes];
   ++stats.class_instructions[static_cast<unsigned>(rec->cls) % SmStats::kExecClasses];
   last_issue_cycle_ = c;
   issued_this_cycle_ = true;

@@ -38,6 +38,7 @@ LdstUnit::LdstUnit(const SmParams& p, uint32_t max_warps, SmStats& stats, AtInit
   if (p_.l1d_enabled) {
     CacheParams c = p_.l1d;
     c.clock_period = p_.clock_period;
+    c.level = 1;
     l1d_ = std::make_unique<Cache>("l1d", c);
     mux_ = std::make_unique<MemMux>("mem_mux", 2);
     l1d_port_ = std::make_unique<AtInitiatorPort>("l1d_port", listener, kL1dPort);
@@ -292,10 +293,19 @@ void LdstUnit::send(uint64_t c, sc_core::sc_time now) {
   out.send_request(*tr);
 }
 
-void LdstUnit::accept_response(tlm::tlm_generic_payload& trans, uint64_t ready) {
+void LdstUnit::accept_response(tlm::tlm_generic_payload& trans, uint64_t ready, const Clock& clock) {
   const MemExtension& ext = mem_ext(trans, sm_name_);
   responses_.push_back({static_cast<uint32_t>(ext.request_id), ready});
   ++stats_.responses;
+  if (ext.kind == AccessKind::Load && (ext.space == StateSpace::Global || ext.space == StateSpace::Local)) {
+    const uint64_t sent = clock.cycle_of(ext.issue_time);
+    const uint64_t latency = ready > sent ? ready - sent : 0;
+    const unsigned level = ext.served_level < SmStats::kLatencyLevels ? ext.served_level : 0;
+    stats_.load_latency_sum[level] += latency;
+    ++stats_.load_latency_count[level];
+    const unsigned bucket = latency == 0 ? 0 : 63 - static_cast<unsigned>(__builtin_clzll(latency));
+    ++stats_.load_latency_histogram[level][std::min(bucket, SmStats::kLatencyBuckets - 1)];
+  }
   trans.release();  // our reference from send(); the port keeps its own until END_RESP
 }
 

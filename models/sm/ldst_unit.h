@@ -65,8 +65,9 @@ class LdstUnit {
 
   // Sends the head transaction if it is due and its port is free.
   void send(uint64_t c, sc_core::sc_time now);
-  // A response arrived: its piece completes at `ready`.
-  void accept_response(tlm::tlm_generic_payload& trans, uint64_t ready);
+  // A response arrived: its piece completes at `ready` (a cycle of `clock`,
+  // the SM's, which also dates the request's sending for the latency figures).
+  void accept_response(tlm::tlm_generic_payload& trans, uint64_t ready, const Clock& clock);
   // Responses that are due, as operation ids (in arrival order).
   template <typename Done>
   void deliver_responses(uint64_t c, Done&& done) {

@@ -41,6 +41,8 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
             smem::make_allocator(shared_allocator_params(p_, p_.max_ctas))),
       issue_(p_, IssueStage::Parts{warps_, front_, scoreboard_, collector_, units_, writebacks_, ldst_, ctas_,
                                    *policy_, stats_, bus_, static_cast<SmServices&>(*this)}) {
+  stats_.active_lanes.assign(p_.warp_size + 1, 0);
+  for (auto& h : stats_.load_latency_histogram) h.assign(SmStats::kLatencyBuckets, 0);
   ctas_.set_complete_fn(
       [this](const functional::LaunchContext& ctx, uint64_t id) { cta_completed(ctx, id); });
   add_builtin_gates();
@@ -212,7 +214,7 @@ void Sm::process_completions(uint64_t c) {
 
 bool Sm::on_response(unsigned, tlm::tlm_generic_payload& trans) {
   const uint64_t ready = clock().registration_cycle_now();
-  ldst_.accept_response(trans, ready);
+  ldst_.accept_response(trans, ready, clock());
   wake_at(ready);
   return true;
 }

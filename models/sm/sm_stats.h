@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace simtlm::models {
 
@@ -45,6 +46,10 @@ struct SmStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t class_instructions[kExecClasses] = {};  // indexed by functional::ExecClass
+  // Warp instructions by active lanes (index 0..warp_size; sized by the SM):
+  // the SIMD-efficiency histogram. Active = in the warp's active mask when
+  // issued (after divergence, before the guard predicate), as thread_instructions.
+  std::vector<uint64_t> active_lanes;
 
   // Front end.
   uint64_t fetches = 0;           // fetch requests (one warp, up to fetch_width instructions)
@@ -83,6 +88,15 @@ struct SmStats {
   uint64_t transaction_sectors = 0;
   uint64_t responses = 0;
   uint64_t ldst_blocked_cycles = 0;    // cycles the next transaction could not be sent
+  // Load latency (global and local load transactions, sent to response
+  // arrival, core cycles) by the level that supplied the data
+  // (MemExtension::served_level: 0 = DRAM, 1 = L1D hit, 2 = L2 hit): sums,
+  // counts and log2 histograms (element k: latencies in [2^k, 2^(k+1)), 0 in element 0).
+  static constexpr unsigned kLatencyLevels = 3;
+  static constexpr unsigned kLatencyBuckets = 16;
+  uint64_t load_latency_sum[kLatencyLevels] = {};
+  uint64_t load_latency_count[kLatencyLevels] = {};
+  std::vector<uint64_t> load_latency_histogram[kLatencyLevels];
 
   // CTAs and occupancy.
   uint64_t ctas_launched = 0;

@@ -71,6 +71,18 @@ void Sm::register_stats(const stats::Group& g) {
   g.counter("resident_warp_cycles", &s.resident_warp_cycles, "warp cycles", "integral of resident warps");
   g.level("max_resident_ctas", &s.max_resident_ctas, "CTAs", "most resident CTAs since the start");
   g.level("max_resident_warps", &s.max_resident_warps, "warps", "most resident warps since the start");
+  g.vector("active_lanes", &s.active_lanes, "instructions",
+           "warp instructions by active lanes (element i: i lanes active), the SIMD-efficiency histogram");
+  static const char* const kLevels[SmStats::kLatencyLevels][2] = {
+      {"dram", "served by DRAM (missed every cache)"}, {"l1_hit", "L1D hits"}, {"l2_hit", "served by the L2 (L1D miss or bypass)"}};
+  for (unsigned k = 0; k < SmStats::kLatencyLevels; ++k) {
+    const std::string level = kLevels[k][0], what = kLevels[k][1];
+    g.counter("load_latency_sum_" + level, &s.load_latency_sum[k], "core cycles",
+              "summed latency (sent to response) of load transactions " + what);
+    g.counter("load_latency_count_" + level, &s.load_latency_count[k], "transactions", "load transactions " + what);
+    g.vector("load_latency_histogram_" + level, &s.load_latency_histogram[k], "transactions",
+             "load transactions " + what + " by latency: element k counts [2^k, 2^(k+1)) cycles");
+  }
   g.formula("ipc", "@warp_instructions / @active_cycles", "instructions/cycle", "IPC while active");
   if (Cache* l1 = l1d()) l1->register_stats(g.child("l1d"));
   // The swappable parts add their own counters (none for the baselines).

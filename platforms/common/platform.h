@@ -34,6 +34,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -116,9 +117,19 @@ class Platform : public sc_core::sc_module {
   std::string stats_json() const;
   // The energy account (nullptr when gpu.power.enabled is false).
   const power::EnergyAccount* energy_account() const { return energy_.get(); }
-  // Readable summary of a window (the key figures, not every counter).
-  std::string summary(const stats::Values& values) const;
+  // Readable summary of a window (the key figures, not every counter):
+  // `whole_run` when `values` is the run total (the occupancy maximum is then
+  // the run-wide one; otherwise that of the window's launches).
+  std::string summary(const stats::Values& values, bool whole_run = false) const;
   std::string total_summary() const;
+  // One line per kernel name (its launches taken together), or per launch,
+  // over the kept launch windows: launches, cycles, time, instructions, IPC,
+  // occupancy, SIMD efficiency, read hit rates, DRAM bandwidth; then the
+  // demangled signature of every mangled name. "" before the first launch.
+  std::string kernel_table(bool per_launch) const;
+  // The summary's load-latency lines: the average per supplying level and
+  // its distribution in power-of-two latency ranges.
+  void summarize_load_latency(const stats::Values& values, const SummaryLine& line) const;
   // The energy lines of the readable summary: the run's total and one line
   // per kernel name ("" when the energy model is off). platform_energy.cpp.
   std::string energy_summary() const;
@@ -141,6 +152,8 @@ class Platform : public sc_core::sc_module {
   virtual void register_topology_stats(const stats::Group& top) = 0;
   virtual void refresh_topology_stats() = 0;
   virtual void summarize_topology(const stats::Values& values, const SummaryLine& line) const = 0;
+  // The builder's clock domains besides the core's, for the summary: (name, MHz).
+  virtual std::vector<std::pair<std::string, double>> clock_domains() const { return {}; }
 
  private:
   SC_HAS_PROCESS(Platform);

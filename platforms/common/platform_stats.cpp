@@ -1,22 +1,19 @@
 // Platform statistics: the launch counters (<top>.cycles/launches/ctas), every
 // SM's own statistics (Sm::register_stats) with the dispatcher's per-launch
-// occupancy levels, the SM-wide figures (IPC, issue slots, occupancy, L1D
-// totals) and the readable summary's SM lines. The builder's memory side adds
-// its own (register_topology_stats, summarize_topology).
-#include <sstream>
-
+// occupancy levels and the SM-wide figures (IPC, issue slots, occupancy, L1D
+// totals). The builder's memory side adds its own (register_topology_stats);
+// the readable summaries are in platform_summary.cpp.
 #include <nlohmann/json.hpp>
 
 #include "models/power/energy_account.h"
 #include "platforms/common/platform.h"
-#include "platforms/common/summary_format.h"
 
 namespace simtlm::platforms {
 
 void register_cache_totals(const stats::Group& g, const std::string& level, const std::string& source) {
   auto sum = [&](const std::string& k) { return "sum(" + source + k + ")"; };
   for (const char* k : {"accesses", "reads", "writes", "atomics", "hits", "misses", "sector_misses", "mshr_merges",
-                        "reservation_fails", "writebacks"}) {
+                        "write_hits", "write_misses", "reservation_fails", "writebacks"}) {
     g.formula(k, sum(k), "requests", level + " " + k + ", all instances");
   }
   g.formula("hit_rate", "@hits / (@hits + @misses + @sector_misses + @mshr_merges)", "ratio",
@@ -46,6 +43,9 @@ void Platform::register_stats() {
   gpu.formula("thread_instructions", sum("sm[*].thread_instructions"), "instructions", "thread instructions");
   gpu.formula("ipc", "@warp_instructions / @cycles", "instructions/cycle", "warp instructions per core cycle");
   gpu.formula("thread_ipc", "@thread_instructions / @cycles", "instructions/cycle", "thread instructions per cycle");
+  gpu.formula("simd_efficiency",
+              "@thread_instructions / (@warp_instructions * " + std::to_string(sms_.front()->params().warp_size) + ")",
+              "ratio", "SIMD efficiency: active lanes per issued warp instruction / warp size");
   gpu.formula("sm_active_cycles", sum("sm[*].active_cycles"), "core cycles", "active cycles summed over SMs");
   gpu.formula("sm_active_fraction", "@sm_active_cycles / (@cycles * " + std::to_string(num_sms()) + ")", "ratio",
               "fraction of SM cycles with a resident CTA");
@@ -67,6 +67,18 @@ void Platform::register_stats() {
               "most CTAs resident on one SM during the last launch");
   occ.formula("max_warps_per_sm", "max(" + p + "sm[*].launch_max_resident_warps)", "warps",
               "most warps resident on one SM during the last launch");
+  occ.formula("run_max_ctas_per_sm", "max(" + p + "sm[*].max_resident_ctas)", "CTAs",
+              "most CTAs resident on one SM since the start (every launch)");
+  occ.formula("run_max_warps_per_sm", "max(" + p + "sm[*].max_resident_warps)", "warps",
+              "most warps resident on one SM since the start (every launch)");
+  const stats::Group latency = gpu.child("load_latency");
+  for (const char* level : {"l1_hit", "l2_hit", "dram"}) {
+    const std::string l = level;
+    latency.formula("count_" + l, sum("sm[*].load_latency_count_" + l), "transactions",
+                    "load transactions, all SMs, supplied by: " + l);
+    latency.formula("avg_" + l, sum("sm[*].load_latency_sum_" + l) + " / @count_" + l, "core cycles",
+                    "average load latency (sent to response), supplied by: " + l);
+  }
   gpu.formula("regfile_bank_conflicts", sum("sm[*].regfile_bank_conflicts"), "cycles", "register bank conflicts");
   gpu.formula("smem_bank_conflicts", sum("sm[*].smem_bank_conflicts"), "passes", "shared-memory bank conflicts");
   if (sms_.front()->l1d() != nullptr) register_cache_totals(gpu.child("l1d_total"), "l1d", p + "sm[*].l1d.");
@@ -99,48 +111,5 @@ std::string Platform::stats_json() const {
   if (!energy_) return recorder_->dump_json(true);
   return stats_tree().dump(2) + "\n";
 }
-
-std::string Platform::summary(const stats::Values& v) const {
-  const stats::Registry& r = *registry_;
-  const std::string p = std::string(name()) + ".";
-  auto val = [&](const std::string& n) { return r.value(p + n, v); };
-  auto count = [&](const std::string& n) { return summary_number(val(n), 0); };
-  auto pct = [](double x) { return summary_percent(x); };
-  std::ostringstream os;
-  const SummaryLine line = [&os](const std::string& label, const std::string& text) {
-    os << "  " << label << std::string(label.size() < 24 ? 24 - label.size() : 1, ' ') << text << "\n";
-  };
-  line("cycles", count("cycles"));
-  line("IPC", summary_number(val("ipc")) + " warp instr/cycle (" + summary_number(val("thread_ipc"), 1) +
-                  " thread instr/cycle)");
-  line("SM active", pct(val("sm_active_fraction")) + " of SM cycles");
-  const double slots = val("issue.slots");
-  std::string issue;
-  for (const char* k : {"issued", "idle", "scoreboard", "pipeline", "barrier", "memory", "fetch", "throttled"}) {
-    issue += std::string(issue.empty() ? "" : ", ") + k + " " + pct(val(std::string("issue.") + k) / slots);
-  }
-  line("issue slots", issue);
-  line("occupancy", "avg " + summary_number(val("occupancy.avg_ctas_per_sm"), 2) + " CTAs, " +
-                        summary_number(val("occupancy.avg_warps_per_sm"), 1) + " warps per SM (" +
-                        pct(val("occupancy.achieved")) + "); max " + count("occupancy.max_ctas_per_sm") + " CTAs, " +
-                        count("occupancy.max_warps_per_sm") + " warps");
-  line("bank conflicts", "register " + count("regfile_bank_conflicts") + ", shared memory " +
-                             count("smem_bank_conflicts"));
-  summarize_cache_totals(r, v, p + "l1d_total.", "L1D", line);
-  summarize_topology(v, line);
-  return os.str();
-}
-
-void summarize_cache_totals(const stats::Registry& r, const stats::Values& v, const std::string& prefix,
-                            const std::string& label, const SummaryLine& line) {
-  if (!r.contains(prefix + "hits")) return;
-  auto count = [&](const std::string& k) { return summary_number(r.value(prefix + k, v), 0); };
-  line(label, count("accesses") + " accesses, " + count("hits") + " hits, " + count("misses") + " misses, " +
-                  count("sector_misses") + " sector misses, " + count("mshr_merges") + " merges, " +
-                  count("reservation_fails") + " reservation fails (hit rate " +
-                  summary_percent(r.value(prefix + "hit_rate", v)) + ")");
-}
-
-std::string Platform::total_summary() const { return summary(recorder_->total()) + energy_summary(); }
 
 }  // namespace simtlm::platforms

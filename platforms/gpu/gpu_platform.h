@@ -49,6 +49,7 @@ class GpuPlatform final : public Platform {
   void register_topology_stats(const stats::Group& top) override;
   void refresh_topology_stats() override;
   void summarize_topology(const stats::Values& values, const SummaryLine& line) const override;
+  std::vector<std::pair<std::string, double>> clock_domains() const override;
 
   std::unique_ptr<models::Crossbar> noc_;
   std::vector<std::unique_ptr<models::Cache>> l2_;

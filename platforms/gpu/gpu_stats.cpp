@@ -62,4 +62,11 @@ void GpuPlatform::summarize_topology(const stats::Values& v, const SummaryLine& 
                              summary_percent(val("dram_total.bandwidth_efficiency")) + ")");
 }
 
+std::vector<std::pair<std::string, double>> GpuPlatform::clock_domains() const {
+  const Config& cfg = config();
+  return {{"interconnect", cfg.f64("gpu.clocks.noc_mhz")},
+          {"L2", cfg.f64("gpu.clocks.l2_mhz")},
+          {"DRAM", cfg.f64("gpu.clocks.dram_mhz")}};
+}
+
 }  // namespace simtlm::platforms

@@ -26,6 +26,15 @@ TEST(Errors, ExactFormat) {
   EXPECT_EQ(eof, "test.ptx:2:1: error: missing .target directive near end of file");
 }
 
+// Bytes that are not text are shown as \xNN (a raw 0xFF would garble the
+// terminal and make the message invalid UTF-8); well-formed UTF-8 is kept.
+TEST(Errors, NonTextBytesAreEscaped) {
+  EXPECT_EQ(error_of(kTop + "  frob\xff\x01.u32 %r1;\n ret;\n}\n"),
+            "test.ptx:7:7: error: unexpected character '\\xFF' near '\\xFF\\x01.u32 %r1;'");
+  EXPECT_EQ(error_of(kTop + "  \xc3\xa9t\xc3 x;\n}\n"),
+            "test.ptx:7:3: error: unexpected character '\xc3\xa9' near '\xc3\xa9t\\xC3 x;'");
+}
+
 TEST(Errors, FileNameIsUsed) {
   try {
     simtlm::frontend::parse_ptx(".version 9.0\n.target sm_75\n.global .u32 x\n", "dir/kernel.ptx");

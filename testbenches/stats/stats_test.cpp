@@ -256,6 +256,78 @@ TEST(Stats, JsonIsDeterministicAndOrderIndependent) {
   EXPECT_EQ(parsed["meta"]["gpu.cycles"]["unit"], "cycles");
 }
 
+// A formula over integer statistics without division is an integer in JSON
+// (1624, not 1624.0), whatever its value; a ratio stays a floating number
+// even when its value is whole.
+TEST(Stats, IntegerFormulasDumpAsIntegers) {
+  Registry reg;
+  FakeSm sms[2];
+  for (std::size_t i = 0; i < 2; ++i) {
+    sms[i].register_stats(reg, i);
+    sms[i].cycles = 10;
+    sms[i].warp_insts = 812;
+    sms[i].bank_conflicts = {1, 2, 3, 4};
+  }
+  double scaled = 2.0;
+  reg.scalar("gpu.scaled", &scaled, "", "");
+  reg.formula("gpu.insts", "sum(gpu.sm[*].warp_insts)", "", "");
+  reg.formula("gpu.most", "max(gpu.sm[*].warp_insts) - min(gpu.sm[*].cycles) * 2 + count(gpu.sm[*].cycles)", "", "");
+  reg.formula("gpu.conflicts", "sum(gpu.sm[*].bank_conflicts)", "", "");
+  reg.formula("gpu.nested", "gpu.insts - 2000", "", "");
+  reg.formula("gpu.ratio", "gpu.insts / gpu.insts", "", "");            // 1, but a ratio
+  reg.formula("gpu.mean", "avg(gpu.sm[*].warp_insts)", "", "");          // 812, but a mean
+  reg.formula("gpu.decimal", "gpu.insts * 1.0", "", "");                 // a decimal literal
+  reg.formula("gpu.of_double", "gpu.scaled + 1", "", "");                // over a double statistic
+  reg.formula("gpu.empty_max", "max(gpu.none[*].x)", "", "");            // undefined: null
+  const std::string text = reg.dump_json(reg.capture());
+  EXPECT_NE(text.find("\"gpu.insts\": 1624,"), std::string::npos) << text;
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+  EXPECT_TRUE(j["gpu.insts"].is_number_unsigned());
+  EXPECT_EQ(j["gpu.most"], 812 - 20 + 2);
+  EXPECT_TRUE(j["gpu.most"].is_number_integer());
+  EXPECT_TRUE(j["gpu.conflicts"].is_number_integer());
+  EXPECT_EQ(j["gpu.conflicts"], 20);
+  EXPECT_TRUE(j["gpu.nested"].is_number_integer());
+  EXPECT_EQ(j["gpu.nested"], -376);
+  EXPECT_TRUE(j["gpu.ratio"].is_number_float());
+  EXPECT_TRUE(j["gpu.mean"].is_number_float());
+  EXPECT_TRUE(j["gpu.decimal"].is_number_float());
+  EXPECT_TRUE(j["gpu.of_double"].is_number_float());
+  EXPECT_TRUE(j["gpu.sm[0].ipc"].is_number_float());
+  EXPECT_TRUE(j["gpu.empty_max"].is_null());
+}
+
+// Several windows taken together: counters (and vector elements) add, a
+// level keeps the largest of the windows' values; formulas follow.
+TEST(Stats, AccumulateCombinesWindows) {
+  Registry reg;
+  FakeSm sm;
+  sm.register_stats(reg, 0);
+  KernelRecorder rec(reg);
+  const std::size_t a = rec.begin("a");
+  sm.cycles = 100;
+  sm.warp_insts = 50;
+  sm.active_warps = 7;
+  sm.bank_conflicts = {1, 0, 0, 2};
+  rec.end(a);
+  const std::size_t b = rec.begin("a");
+  sm.cycles = 400;
+  sm.warp_insts = 350;
+  sm.active_warps = 3;
+  sm.bank_conflicts = {1, 5, 0, 2};
+  rec.end(b);
+  Values both;
+  reg.accumulate(both, rec.window(a).values);
+  reg.accumulate(both, rec.window(b).values);
+  EXPECT_EQ(reg.value("gpu.sm[0].cycles", both), 400.0);      // 100 + 300
+  EXPECT_EQ(reg.value("gpu.sm[0].warp_insts", both), 350.0);  // 50 + 300
+  EXPECT_EQ(reg.value("gpu.sm[0].active_warps", both), 7.0);  // max(7, 3)
+  EXPECT_DOUBLE_EQ(reg.value("gpu.sm[0].ipc", both), 350.0 / 400.0);
+  EXPECT_EQ(reg.vector_sum("gpu.sm[*].bank_conflicts", both), (std::vector<double>{1, 5, 0, 2}));
+  EXPECT_EQ(reg.vector_sum("gpu.sm[*].bank_conflicts", rec.window(b).values), (std::vector<double>{0, 5, 0, 0}));
+  EXPECT_TRUE(reg.vector_sum("gpu.none[*].x", both).empty());
+}
+
 TEST(Stats, MakeCounterIsStableRegistryOwnedStorage) {
   Registry reg;
   Group g(reg, "gpu.noc");
