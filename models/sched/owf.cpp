@@ -5,15 +5,11 @@
 namespace simtlm::models::sched {
 
 OwfPolicy::OwfPolicy(const PolicyParams& params)
-    : by_age_(params.schedulers), scheduler_of_(params.max_warps, 0), cta_of_(params.max_warps, 0) {}
+    : by_age_(params.schedulers), scheduler_of_(params.max_warps, 0) {}
 
 void OwfPolicy::warp_added(const WarpInfo& warp) {
-  if (warp.slot >= scheduler_of_.size()) {
-    scheduler_of_.resize(warp.slot + 1, 0);
-    cta_of_.resize(warp.slot + 1, 0);
-  }
+  if (warp.slot >= scheduler_of_.size()) scheduler_of_.resize(warp.slot + 1, 0);
   scheduler_of_[warp.slot] = warp.scheduler;
-  cta_of_[warp.slot] = warp.cta_slot;
   std::vector<Entry>& v = by_age_[warp.scheduler];
   const Entry e{warp.age, warp.slot, warp.cta_slot};
   v.insert(std::upper_bound(v.begin(), v.end(), e, [](const Entry& a, const Entry& b) { return a.age < b.age; }), e);
@@ -35,18 +31,6 @@ const std::vector<uint32_t>& OwfPolicy::order(unsigned scheduler, uint64_t) {
     }
   }
   return order_;
-}
-
-void OwfPolicy::on_issue(uint32_t slot, unsigned, functional::ExecClass, uint64_t) {
-  ++issued_[static_cast<unsigned>(class_of(cta_of_[slot]))];
-}
-
-void OwfPolicy::register_stats(const stats::Group& group) {
-  const stats::Group g = group.child("owf");
-  g.counter("issued_owner", &issued_[0], "warp instructions", "instructions issued by owner warps of CTA pairs");
-  g.counter("issued_unshared", &issued_[1], "warp instructions", "instructions issued by warps of unpaired CTAs");
-  g.counter("issued_non_owner", &issued_[2], "warp instructions",
-            "instructions issued by non-owner warps of CTA pairs");
 }
 
 std::string OwfPolicy::describe(unsigned scheduler) const {

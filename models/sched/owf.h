@@ -22,9 +22,7 @@ class OwfPolicy : public Policy {
   void warp_added(const WarpInfo& warp) override;
   void warp_removed(uint32_t slot) override;
   const std::vector<uint32_t>& order(unsigned scheduler, uint64_t cycle) override;
-  void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) override;
   void set_sharing_classifier(const SharingClassifier* classifier) override { classes_ = classifier; }
-  void register_stats(const stats::Group& group) override;
   std::string describe(unsigned scheduler) const override;
 
  private:
@@ -40,9 +38,7 @@ class OwfPolicy : public Policy {
   const SharingClassifier* classes_ = nullptr;
   std::vector<std::vector<Entry>> by_age_;  // per scheduler, oldest first
   std::vector<uint32_t> scheduler_of_;      // per warp slot
-  std::vector<uint32_t> cta_of_;            // per warp slot
   std::vector<uint32_t> order_;
-  uint64_t issued_[3] = {};                 // by SharingClass
 };
 
 }  // namespace simtlm::models::sched

@@ -79,6 +79,12 @@ void Platform::register_sharing_totals(const stats::Group& gpu) {
   const std::string p = gpu.prefix() + ".";
   auto sum = [&](const std::string& pattern) { return "sum(" + p + pattern + ")"; };
   const std::string n = std::to_string(num_sms());
+  if (sp.register_alloc_policy == "sharing" || sp.shared_alloc_policy == "sharing") {
+    const stats::Group g = gpu.child("sharing");
+    for (const char* k : {"issued_owner", "issued_unshared", "issued_non_owner"})
+      g.formula(k, sum(std::string("sm[*].sharing.") + k), "warp instructions",
+                std::string("warp instructions by sharing class (") + k + "), all SMs");
+  }
   if (sp.register_alloc_policy == "sharing") {
     const stats::Group g = gpu.child("register_sharing");
     g.formula("pairs", sum("sm[*].regfile.sharing.pairs"), "pairs", "CTA pairs formed, all SMs");

@@ -59,6 +59,7 @@ SmParams owf_params(const std::string& policy) {
 
 struct WarpFinish {
   std::map<uint64_t, uint64_t> ret_cycle;  // CTA id -> cycle its ret issued (1 = first issue of the SM)
+  uint64_t issued_owner = 0, issued_unshared = 0, issued_non_owner = 0;
 };
 
 WarpFinish run_owf_example(const std::string& policy, std::string& trace_text) {
@@ -68,6 +69,12 @@ WarpFinish run_owf_example(const std::string& policy, std::string& trace_text) {
   b.run();
   EXPECT_TRUE(b.all_done());
   WarpFinish out;
+  stats::Registry reg;
+  b.sm().register_stats(stats::Group(reg, "sm"));
+  const stats::Values v = reg.capture();
+  out.issued_owner = static_cast<uint64_t>(reg.value("sm.sharing.issued_owner", v));
+  out.issued_unshared = static_cast<uint64_t>(reg.value("sm.sharing.issued_unshared", v));
+  out.issued_non_owner = static_cast<uint64_t>(reg.value("sm.sharing.issued_non_owner", v));
   if (b.trace.empty()) return out;
   const uint64_t first = b.trace.front().cycle;
   for (const IssueRecord& r : b.trace) {
@@ -102,6 +109,13 @@ TEST(RegisterSharing, OwnerWarpFirstWorkedExample) {
   EXPECT_EQ(f.ret_cycle.at(1), 7u) << trace;   // O
   EXPECT_EQ(f.ret_cycle.at(0), 9u) << trace;   // U
   EXPECT_EQ(f.ret_cycle.at(2), 13u) << trace;  // N
+  // Issue classes: O's 4 instructions as owner, U's 4 unshared, N's I1 (O
+  // holds the lock) non-owner; N's I2 at cycle 8 takes the lock O's finished
+  // warp released while O's CTA is still resident (its pair still exists):
+  // owner; once O's CTA has completed N has no partner: I3 and ret unshared.
+  EXPECT_EQ(f.issued_owner, 5u);
+  EXPECT_EQ(f.issued_unshared, 6u);
+  EXPECT_EQ(f.issued_non_owner, 1u);
 }
 
 TEST(RegisterSharing, UnsharedFirstWorkedExample) {
