@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "apps/launch_spec.h"
+#include "apps/occupancy_report.h"
 #include "apps/output_files.h"
 #include "apps/ptx_report.h"
 #include "apps/ptxas_run.h"
@@ -24,12 +25,18 @@ namespace {
 
 const char* kPtxUsage =
     "usage: simtlm ptx FILE.ptx [--kernel NAME]\n"
+    "       simtlm ptx FILE.ptx --occupancy --threads T [--kernel NAME] [--config FILE] [-p KEY=VALUE] [--json]\n"
     "       simtlm ptx FILE.ptx --kernel NAME --launch SPEC.json [options]\n"
     "\n"
     "Parses, validates and analyses a PTX file and prints every kernel and device\n"
     "function: parameters (name, type, size, offset), static shared memory, local\n"
     "memory per thread, registers and predicates after allocation, peak live\n"
     "registers, instructions, basic blocks and loops.\n"
+    "\n"
+    "With --occupancy, prints for every kernel (or --kernel NAME) with T threads per\n"
+    "CTA what `simtlm occupancy` prints: the baseline resident CTAs per SM and what\n"
+    "register and scratchpad sharing would launch, from our allocator's registers per\n"
+    "thread and the kernel's static shared memory (--json: one object per kernel).\n"
     "\n"
     "With --launch, runs the kernel as SPEC.json describes and prints the launch\n"
     "statistics. SPEC.json:\n"
@@ -91,7 +98,10 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
       ("help,h", "show this help")
       ("kernel", po::value<std::string>()->value_name("NAME"),
        "kernel to report on, or to launch with --launch")
-      ("launch", po::value<std::string>()->value_name("SPEC.json"), "run the kernel as SPEC.json describes");
+      ("launch", po::value<std::string>()->value_name("SPEC.json"), "run the kernel as SPEC.json describes")
+      ("occupancy", po::bool_switch(), "print the occupancy of each kernel (needs --threads)")
+      ("threads", po::value<std::string>()->value_name("T"), "--occupancy: threads per CTA")
+      ("json", po::bool_switch(), "--occupancy: print JSON");
   add_sim_options(desc);
   po::options_description all;
   all.add(desc).add_options()("file", po::value<std::string>(), "PTX file");
@@ -105,6 +115,19 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   if (!vm.count("file")) usage_error("missing the PTX file (simtlm ptx FILE.ptx)");
   const std::string file = vm["file"].as<std::string>();
   const std::string kernel = vm.count("kernel") ? vm["kernel"].as<std::string>() : "";
+
+  if (vm["occupancy"].as<bool>()) {
+    if (vm.count("launch")) usage_error("--occupancy and --launch cannot be combined");
+    if (!vm.count("threads")) usage_error("--occupancy needs --threads T");
+    const uint32_t threads =
+        static_cast<uint32_t>(parse_uint(vm["threads"].as<std::string>(), "--threads", 1, 1u << 20));
+    const SimOptions sim = read_sim_options(vm);
+    auto module = frontend::load_ptx_file(file);
+    if (!kernel.empty() && !module->function_index.count(kernel)) runtime::find_kernel(*module, kernel);
+    print_ptx_occupancy(io.out, *module, kernel, *sim.effective, threads, vm["json"].as<bool>());
+    return kExitOk;
+  }
+  if (vm.count("threads") || vm["json"].as<bool>()) usage_error("--threads and --json are only meaningful with --occupancy");
 
   if (!vm.count("launch")) {
     for (const char* opt : {"out", "config", "param", "trace", "warp-size", "progress-every"})

@@ -1,5 +1,6 @@
 #include "models/regfile/allocator.h"
 
+#include "models/regfile/sharing_allocator.h"
 #include "simtlm/error.h"
 
 namespace simtlm::models::regfile {
@@ -49,6 +50,7 @@ AllocatorRegistry& allocators() {
   static AllocatorRegistry registry = [] {
     AllocatorRegistry r("gpu.sm.regfile.alloc_policy");
     r.add("baseline", [](const AllocatorParams& p) { return std::make_unique<BaselineAllocator>(p); });
+    r.add("sharing", [](const AllocatorParams& p) { return std::make_unique<SharingAllocator>(p); });
     return r;
   }();
   return registry;

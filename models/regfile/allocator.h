@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "models/common/factory_registry.h"
+#include "models/sched/policy.h"
 #include "models/sm/resources.h"
 #include "simtlm/stats.h"
 
@@ -57,6 +58,14 @@ class Allocator {
   virtual void resume(uint32_t cta_slot) { (void)cta_slot; }
   // Adds the allocator's own counters under the SM's group (e.g. lock stalls).
   virtual void register_stats(const stats::Group& group) { (void)group; }
+  // Owner / unshared / non-owner class of a CTA's warps, for OWF (sharing
+  // allocators; nullptr when the allocator never pairs CTAs).
+  virtual const sched::SharingClassifier* sharing_classifier() const { return nullptr; }
+  // With register and scratchpad sharing both on, each allocator sees the
+  // other's locks: a CTA does not take a lock against a partner that holds a
+  // lock of the other kind on the same pair, so one pair's two kinds cannot
+  // wait on each other.
+  virtual void set_other_sharing(const sched::SharingClassifier* other) { (void)other; }
 
   virtual uint64_t capacity() const = 0;  // registers
   virtual uint64_t in_use() const = 0;
@@ -68,6 +77,9 @@ struct AllocatorParams {
   uint32_t granularity = 4;        // registers per thread
   uint32_t max_ctas = 8;           // CTA slots of the SM (size of the slot table)
   double sharing_threshold = 0.1;  // for sharing policies
+  // Register sharing's deadlock-avoidance rule (canAcquire, §2.3); false only
+  // in the test that shows the deadlock it prevents (SmParams, not a key).
+  bool sharing_deadlock_rule = true;
 };
 
 class BaselineAllocator : public Allocator {

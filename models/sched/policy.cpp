@@ -2,10 +2,20 @@
 
 #include "models/sched/gto.h"
 #include "models/sched/lrr.h"
+#include "models/sched/owf.h"
 #include "models/sched/two_level.h"
 #include "simtlm/error.h"
 
 namespace simtlm::models::sched {
+
+const char* to_string(SharingClass c) {
+  switch (c) {
+    case SharingClass::Owner: return "owner";
+    case SharingClass::Unshared: return "unshared";
+    case SharingClass::NonOwner: return "non-owner";
+  }
+  return "?";
+}
 
 const char* to_string(StallKind kind) {
   switch (kind) {
@@ -26,6 +36,7 @@ PolicyRegistry& policies() {
     r.add("lrr", [](const PolicyParams& p) { return std::make_unique<LrrPolicy>(p); });
     r.add("gto", [](const PolicyParams& p) { return std::make_unique<GtoPolicy>(p); });
     r.add("two_level", [](const PolicyParams& p) { return std::make_unique<TwoLevelPolicy>(p); });
+    r.add("owf", [](const PolicyParams& p) { return std::make_unique<OwfPolicy>(p); });
     return r;
   }();
   return registry;

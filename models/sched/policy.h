@@ -61,6 +61,24 @@ struct WarpInfo {
   uint32_t warp_in_cta = 0;
 };
 
+// The class of a CTA's warps under resource sharing (Jatala §2.5): warps of
+// the CTA of a pair that holds (or may take) the shared resource, warps of
+// unpaired CTAs, and warps of the CTA that waits for its partner. A sharing
+// allocator answers it (Allocator::sharing_classifier); OWF orders by it.
+enum class SharingClass : uint8_t { Owner = 0, Unshared = 1, NonOwner = 2 };
+const char* to_string(SharingClass c);
+
+class SharingClassifier {
+ public:
+  virtual ~SharingClassifier() = default;
+  virtual SharingClass sharing_class(uint32_t cta_slot) const = 0;
+  // True when the CTA in `holder` holds a lock of this kind of sharing on a
+  // pair it forms with the CTA in `partner` (register and scratchpad sharing
+  // both on: a CTA does not take a lock of one kind against a partner that
+  // holds one of the other kind on the same pair).
+  virtual bool holds_lock_against(uint32_t holder, uint32_t partner) const = 0;
+};
+
 struct PolicyParams {
   std::string name = "gto";        // lrr | gto | two_level
   uint32_t schedulers = 1;
@@ -132,6 +150,11 @@ class Policy {
 
   // Adds the policy's own counters under the SM's group.
   virtual void register_stats(const stats::Group& group) { (void)group; }
+
+  // The SM hands the sharing allocator's classification of CTAs to the
+  // policy at construction (nullptr: no sharing allocator configured; every
+  // warp is then unshared). Only OWF uses it.
+  virtual void set_sharing_classifier(const SharingClassifier* classifier) { (void)classifier; }
 
   // One line of policy state for stall reports ("" when nothing to say).
   virtual std::string describe(unsigned scheduler) const {

@@ -41,6 +41,9 @@ class AllocatorGate final : public IssueGate {
     iq.warp_in_cta = q.warp_in_cta;
     iq.pc = q.pc;
     iq.inst = q.inst;
+    iq.timing = q.timing;
+    iq.warp = q.warp;
+    iq.ctx = q.ctx;
     if (allocator_.may_issue(iq) != IssueCheck::Blocked) return true;
     stall = sched::StallKind::Throttled;
     return false;

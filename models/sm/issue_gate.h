@@ -20,6 +20,11 @@
 #include "frontend/ir/module.h"
 #include "models/sched/policy.h"
 
+namespace simtlm::functional {
+class LaunchContext;
+class Warp;
+}  // namespace simtlm::functional
+
 namespace simtlm::models {
 
 struct InstTiming;
@@ -37,6 +42,10 @@ struct GateQuery {
   // The kernel (the variant the launch runs): its kept analyses and the
   // per-instruction annotations front-end passes attached (index = pc).
   const ir::Function* kernel = nullptr;
+  // The warp's functional state and its launch (what the instruction would
+  // access can be computed before it executes, functional/shared_access.h).
+  const functional::Warp* warp = nullptr;
+  const functional::LaunchContext* ctx = nullptr;
 };
 
 class IssueGate {

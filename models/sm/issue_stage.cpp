@@ -221,6 +221,8 @@ bool IssueStage::gates_allow(const WarpState& w, const InstTiming& info, uint32_
   q.inst = cs.ctx->decoded(w.ib_pc).inst;
   q.timing = &info;
   q.kernel = &cs.ctx->kernel();
+  q.warp = w.warp;
+  q.ctx = cs.ctx;
   for (IssueGate* g : gates_) {
     stall = StallKind::Throttled;
     if (!g->allows(q, stall)) return false;

@@ -26,6 +26,7 @@ regfile::AllocatorParams register_allocator_params(const SmParams& params, uint3
   rp.granularity = params.register_alloc_granularity;
   rp.max_ctas = cta_slots;
   rp.sharing_threshold = params.register_sharing_threshold;
+  rp.sharing_deadlock_rule = params.sharing_deadlock_rule;
   return rp;
 }
 

@@ -10,9 +10,12 @@
 
 namespace simtlm::functional {
 class LaunchContext;
+class Warp;
 }
 
 namespace simtlm::models {
+
+struct InstTiming;
 
 // Resource footprint of one CTA of a launch.
 struct CtaShape {
@@ -49,6 +52,11 @@ struct IssueQuery {
   uint32_t warp_in_cta = 0;  // warp index inside the CTA
   uint32_t pc = 0;
   const ir::Instruction* inst = nullptr;  // nullptr for the implicit final exit
+  const InstTiming* timing = nullptr;     // its registers (physical numbers) and memory path
+  // The warp and its launch, to compute what the instruction would access
+  // (functional/shared_access.h) before it executes.
+  const functional::Warp* warp = nullptr;
+  const functional::LaunchContext* ctx = nullptr;
 };
 
 }  // namespace simtlm::models

@@ -6,6 +6,7 @@
 
 #include "models/sm/builtin_gates.h"
 #include "models/sm/occupancy.h"
+#include "models/sm/sharing_issue_counter.h"
 #include "simtlm/error.h"
 
 namespace simtlm::models {
@@ -46,6 +47,20 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   ctas_.set_complete_fn(
       [this](const functional::LaunchContext& ctx, uint64_t id) { cta_completed(ctx, id); });
   add_builtin_gates();
+  // OWF orders warps by the sharing allocator's owner/non-owner classes
+  // (the register allocator's when both share); with both sharing, each
+  // allocator's lock rule also sees the other's locks.
+  const sched::SharingClassifier* reg_classes = register_allocator().sharing_classifier();
+  const sched::SharingClassifier* smem_classes = shared_allocator().sharing_classifier();
+  if (reg_classes != nullptr && smem_classes != nullptr) {
+    register_allocator().set_other_sharing(smem_classes);
+    shared_allocator().set_other_sharing(reg_classes);
+  }
+  if (const sched::SharingClassifier* classes = reg_classes ? reg_classes : smem_classes) {
+    policy_->set_sharing_classifier(classes);
+    sharing_issues_ = std::make_unique<SharingIssueCounter>(*classes, p_.max_warps());
+    subscribe(*sharing_issues_);
+  }
   if (l1d() && policy_->wants_cache_events()) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d()->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });

@@ -67,6 +67,8 @@
 
 namespace simtlm::models {
 
+class SharingIssueCounter;  // models/sm/sharing_issue_counter.h
+
 class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmServices {
  public:
   using CtaDoneCallback = std::function<void(Sm&, const functional::LaunchContext&, uint64_t cta_id)>;
@@ -184,6 +186,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   CtaTable ctas_;
   IssueStage issue_;
   std::vector<std::unique_ptr<IssueGate>> builtin_gates_;
+  std::unique_ptr<SharingIssueCounter> sharing_issues_;  // with a sharing allocator only
 
   // Notifications.
   CtaDoneCallback cta_done_cb_;

@@ -91,11 +91,11 @@ void sm_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("gpu.sm.schedulers", 2, "schedulers", 1, 64,
                 "Warp issue schedulers per SM; warps are assigned to schedulers by warp id modulo this.",
                 "GPGPU-Sim -gpgpu_num_sched_per_core 2"));
-  t.push_back(E("gpu.sm.scheduler.policy", "gto", {"lrr", "gto", "two_level"},
+  t.push_back(E("gpu.sm.scheduler.policy", "gto", {"lrr", "gto", "two_level", "owf"},
                 "Warp issue policy: loose round-robin, greedy-then-oldest, two-level (Narasiman), owner-warp-first "
                 "(Jatala), static warp limiting, cache-conscious (CCWS) or divergence-aware (DAWS).",
                 "GTX480: GPGPU-Sim -gpgpu_scheduler gto; C2050: Jatala Table 2.3 (baseline Unshared-LRR)",
-                {"owf", "swl", "ccws", "daws"}));
+                {"swl", "ccws", "daws"}));
   t.push_back(U("gpu.sm.scheduler.max_issue_per_warp", 1, "instructions", 1, 4,
                 "Instructions one scheduler may issue from the same warp in one cycle.",
                 "GPGPU-Sim -gpgpu_max_insn_issue_per_warp 1"));
@@ -159,10 +159,10 @@ void sm_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("gpu.sm.regfile.collector_units_mem", 2, "units", 1, 1024,
                 "Operand collector units for load/store instructions.",
                 "GPGPU-Sim 3.x default -gpgpu_operand_collector_num_units_mem 2"));
-  t.push_back(E("gpu.sm.regfile.alloc_policy", "baseline", {"baseline"},
+  t.push_back(E("gpu.sm.regfile.alloc_policy", "baseline", {"baseline", "sharing"},
                 "Register allocation: baseline (a CTA gets all its registers) or Jatala's register sharing "
                 "between CTA pairs.",
-                "Jatala thesis §2.2.1 (seed note 000 §2.3)", {"sharing"}));
+                "Jatala thesis §2.2.1 (seed note 000 §2.3)"));
   t.push_back(D("gpu.sm.regfile.sharing_threshold", 0.1, "fraction", 0.01, 1.0,
                 "Register sharing threshold t: each warp of a shared pair keeps t of its registers private "
                 "(t = 0.1 = 90% sharing).",
@@ -193,9 +193,9 @@ void sm_keys(std::vector<ConfigKey>& t) {
                 "NVIDIA Fermi (CC 2.0) 32-bit banks"));
   t.push_back(U("gpu.sm.smem.latency", 26, "core cycles", 1, 4096,
                 "Shared memory access latency without bank conflicts.", kG4));
-  t.push_back(E("gpu.sm.smem.alloc_policy", "baseline", {"baseline"},
+  t.push_back(E("gpu.sm.smem.alloc_policy", "baseline", {"baseline", "sharing"},
                 "Scratchpad allocation: baseline, or Jatala's scratchpad sharing between CTA pairs.",
-                "Jatala thesis §2.2.2 (seed note 000 §2.4)", {"sharing"}));
+                "Jatala thesis §2.2.2 (seed note 000 §2.4)"));
   t.push_back(D("gpu.sm.smem.sharing_threshold", 0.1, "fraction", 0.01, 1.0,
                 "Scratchpad sharing threshold t: the private fraction of each shared CTA's scratchpad.", kJatalaShare));
 

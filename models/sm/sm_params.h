@@ -59,6 +59,9 @@ struct SmParams {
   uint32_t shared_memory_alloc_granularity = 1;
   std::string shared_alloc_policy = "baseline";
   double shared_sharing_threshold = 0.1;
+  // Register sharing's deadlock-avoidance rule; not a configuration key: only
+  // the test that shows the deadlock it prevents turns it off.
+  bool sharing_deadlock_rule = true;
 
   // Front end.
   uint32_t fetch_width = 2;         // instructions per fetch (one warp per cycle)

@@ -1,5 +1,6 @@
 #include "models/smem/allocator.h"
 
+#include "models/smem/sharing_allocator.h"
 #include "simtlm/error.h"
 
 namespace simtlm::models::smem {
@@ -47,6 +48,7 @@ AllocatorRegistry& allocators() {
   static AllocatorRegistry registry = [] {
     AllocatorRegistry r("gpu.sm.smem.alloc_policy");
     r.add("baseline", [](const AllocatorParams& p) { return std::make_unique<BaselineAllocator>(p); });
+    r.add("sharing", [](const AllocatorParams& p) { return std::make_unique<SharingAllocator>(p); });
     return r;
   }();
   return registry;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/power/energy_account.h"
+#include "models/sm/sharing_occupancy.h"
 #include "platforms/common/platform.h"
 
 namespace simtlm::platforms {
@@ -82,6 +83,43 @@ void Platform::register_stats() {
   gpu.formula("regfile_bank_conflicts", sum("sm[*].regfile_bank_conflicts"), "cycles", "register bank conflicts");
   gpu.formula("smem_bank_conflicts", sum("sm[*].smem_bank_conflicts"), "passes", "shared-memory bank conflicts");
   if (sms_.front()->l1d() != nullptr) register_cache_totals(gpu.child("l1d_total"), "l1d", p + "sm[*].l1d.");
+  register_sharing_totals(gpu);
+}
+
+// Jatala's resource sharing (models/regfile, models/smem sharing_allocator.h):
+// GPU-wide pairs, locks and stalls, and the storage its tables add (§2.4),
+// only when a sharing allocator is configured (off means off: no new names).
+void Platform::register_sharing_totals(const stats::Group& gpu) {
+  const models::SmParams& sp = sms_.front()->params();
+  const std::string p = gpu.prefix() + ".";
+  auto sum = [&](const std::string& pattern) { return "sum(" + p + pattern + ")"; };
+  const std::string n = std::to_string(num_sms());
+  if (sp.register_alloc_policy == "sharing" || sp.shared_alloc_policy == "sharing") {
+    const stats::Group g = gpu.child("sharing");
+    for (const char* k : {"issued_owner", "issued_unshared", "issued_non_owner"})
+      g.formula(k, sum(std::string("sm[*].sharing.") + k), "warp instructions",
+                std::string("warp instructions by sharing class (") + k + "), all SMs");
+  }
+  if (sp.register_alloc_policy == "sharing") {
+    const stats::Group g = gpu.child("register_sharing");
+    g.formula("pairs", sum("sm[*].regfile.sharing.pairs"), "pairs", "CTA pairs formed, all SMs");
+    g.formula("lock_acquisitions", sum("sm[*].regfile.sharing.lock_acquisitions"), "locks", "warp-pair locks taken");
+    g.formula("lock_stalls", sum("sm[*].regfile.sharing.lock_stalls") + " + " +
+                                 sum("sm[*].regfile.sharing.deadlock_rule_stalls"),
+              "checks", "issue checks refused by a held lock or the deadlock rule");
+    g.formula("storage_bits", std::to_string(models::register_sharing_storage_bits(sp.max_ctas, sp.max_warps())) +
+                                  " * " + n,
+              "bits", "storage of the sharing tables (Jatala §2.4), all SMs");
+  }
+  if (sp.shared_alloc_policy == "sharing") {
+    const stats::Group g = gpu.child("scratchpad_sharing");
+    g.formula("pairs", sum("sm[*].smem.sharing.pairs"), "pairs", "CTA pairs formed, all SMs");
+    g.formula("lock_acquisitions", sum("sm[*].smem.sharing.lock_acquisitions"), "locks", "CTA-pair locks taken");
+    g.formula("lock_stalls", sum("sm[*].smem.sharing.lock_stalls"), "checks", "issue checks refused by a held lock");
+    g.formula("storage_bits", std::to_string(models::scratchpad_sharing_storage_bits(sp.max_ctas, sp.max_warps())) +
+                                  " * " + n,
+              "bits", "storage of the sharing tables (Jatala §2.4), all SMs");
+  }
 }
 
 void Platform::refresh_stats() {

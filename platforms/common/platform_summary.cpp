@@ -91,6 +91,13 @@ std::string Platform::summary(const stats::Values& v, bool whole_run) const {
   line("bank conflicts", "register " + count("regfile_bank_conflicts") + ", shared memory " +
                              count("smem_bank_conflicts"));
   summarize_cache_totals(r, v, p + "l1d_total.", "L1D", line);
+  for (const char* kind : {"register", "scratchpad"}) {
+    const std::string k = std::string(kind) + "_sharing.";
+    if (!r.contains(p + k + "pairs")) continue;
+    line(std::string(kind) + " sharing", count(k + "pairs") + " CTA pairs, " + count(k + "lock_acquisitions") +
+                                             " lock acquisitions, " + count(k + "lock_stalls") +
+                                             " lock stalls; tables " + count(k + "storage_bits") + " bits");
+  }
   summarize_load_latency(v, line);
   summarize_topology(v, line);
   line("legend", "read hit rate = read hits / (hits + misses + sector misses + merges); a miss finds no line, a");

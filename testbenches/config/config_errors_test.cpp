@@ -236,18 +236,25 @@ TEST(ConfigErrors, WarpGeometryRules) {
 TEST(ConfigErrors, MechanismValuesNotBuiltYetAreRejectedNamingTheKey) {
   // The schema knows the seeds' mechanisms, but a value whose mechanism is not
   // built is a load-time error, never accepted and ignored.
-  for (const char* policy : {"owf", "swl", "ccws", "daws"}) {
+  for (const char* policy : {"swl", "ccws", "daws"}) {
     expect_contains(validate_error({std::string("gpu.sm.scheduler.policy=") + policy}),
                     {"gpu.sm.scheduler.policy", std::string("'") + policy + "' is not built yet",
-                     "built: lrr, gto, two_level"});
+                     "built: lrr, gto, two_level, owf"});
   }
-  expect_contains(validate_error({"gpu.sm.regfile.alloc_policy=sharing"}),
-                  {"gpu.sm.regfile.alloc_policy", "'sharing' is not built yet"});
-  expect_contains(validate_error({"gpu.sm.smem.alloc_policy=sharing"}),
-                  {"gpu.sm.smem.alloc_policy", "'sharing' is not built yet"});
   expect_contains(validate_error({"gpu.sm.regfile.power.policy=greener"}),
                   {"gpu.sm.regfile.power.policy", "'greener' is not built yet"});
   expect_contains(validate_error({"gpu.sm.scheduler.swl.warp_limit=49"}), {"swl.warp_limit exceeds the SM's warps (48)"});
+}
+
+TEST(ConfigErrors, OwnerWarpFirstNeedsSharing) {
+  // OWF orders warps by the ownership of shared resources: without a sharing
+  // allocator it has nothing to order by, which is a configuration error.
+  expect_contains(validate_error({"gpu.sm.scheduler.policy=owf"}),
+                  {"gpu.sm.scheduler.policy", "gpu.sm.regfile.alloc_policy", "owf", "needs register or scratchpad sharing"});
+  Config c;
+  c.apply_override("gpu.sm.scheduler.policy=owf");
+  c.apply_override("gpu.sm.regfile.alloc_policy=sharing");
+  EXPECT_NO_THROW(c.validate());
 }
 
 TEST(ConfigErrors, DramTimingAndGeometryRules) {
