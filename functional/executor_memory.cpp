@@ -362,10 +362,11 @@ void load_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchCo
   const uint64_t* base = warp.regs() + d.addr.reg_off;
   uint64_t* out = d.dst[0] == kNoDst ? warp.scratch(kTempSlot) : warp.regs() + d.dst[0];
   const uint64_t disp = d.addr.disp;
-  // a > limit covers "beyond the end"; an empty buffer gets limit ~0 and the
-  // alignment bit set so that every lane is rejected.
+  // a > limit covers "beyond the end"; a buffer too small for one element
+  // (no shared memory at all, say) rejects every lane before the loops, as
+  // no limit can reject address 0.
   const uint64_t limit = size >= E ? size - E : 0;
-  const uint64_t reject = size >= E ? (E - 1) : ~0ull;
+  const uint64_t reject = E - 1;
   // Out of line and cold: inlined into `lane`, the fault report made it too
   // big to be inlined into the loops below under link-time optimisation
   // (three times the host instructions for sgemm's shared loads).
@@ -380,6 +381,7 @@ void load_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchCo
     if (__builtin_expect((a > limit) | ((a & reject) != 0), 0)) bad(l, a);
     out[l] = read_le(hbase + (PerThread ? l * size : 0) + a, E);
   };
+  if (__builtin_expect(size < E, 0) && exec != 0) bad(first_lane(exec), base[first_lane(exec)] + disp);
   const unsigned w = warp.width();
   if (exec == (w >= 64 ? ~0ull : (1ull << w) - 1)) {
     for (unsigned l = 0; l < w; ++l) lane(l);
@@ -439,7 +441,7 @@ void store_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchC
   const uint64_t* src = src_lanes(d.src[0], 0, warp, cta, ctx);
   const uint64_t disp = d.addr.disp;
   const uint64_t limit = size >= E ? size - E : 0;
-  const uint64_t reject = size >= E ? (E - 1) : ~0ull;
+  const uint64_t reject = E - 1;
   const unsigned w = warp.width();
   const bool full = exec == (w >= 64 ? ~0ull : (1ull << w) - 1);
   uint64_t bad = 0;
@@ -457,6 +459,7 @@ void store_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchC
       bad |= static_cast<uint64_t>((a > limit) | ((a & reject) != 0)) << l;
     }
   }
+  if (size < E) bad = exec;  // no element fits (no limit can reject address 0)
   if (bad) {
     const unsigned l = first_lane(bad);
     const uint64_t a = addrs[l];

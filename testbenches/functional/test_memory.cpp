@@ -263,5 +263,42 @@ TEST(SimtFaults, LocalOverflowAndMisalignment) {
   EXPECT_NE(msg.find("misaligned local load"), std::string::npos) << msg;
 }
 
+
+// A kernel without shared memory that touches shared address 0: no limit of
+// the fast path could reject address 0, so it read and wrote past an empty
+// buffer (a segmentation fault) before the size check moved out of the loop.
+TEST(SimtFaults, SharedAccessWithoutSharedMemoryIsOutOfBounds) {
+  const std::string ptx = R"(.version 7.0
+.target sm_50
+.address_size 64
+.visible .entry ld0(.param .u64 out)
+{
+  .reg .u32 %r<3>;
+  .reg .u64 %rd<3>;
+  mov.u32 %r1, 0;
+  ld.shared.u32 %r2, [%r1];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r2;
+  ret;
+}
+.visible .entry st0()
+{
+  .reg .u32 %r<2>;
+  mov.u32 %r1, 0;
+  st.shared.u32 [%r1], %r1;
+  ret;
+}
+)";
+  Harness h(ptx);
+  const uint64_t out = h.alloc(4);
+  std::string msg = expect_error(ErrorKind::Fault, [&] { h.run("ld0", dim(1), dim(32), Args().add(out)); });
+  EXPECT_NE(msg.find("out-of-bounds shared load of 4 bytes at address 0x0"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the CTA's shared memory is 0 bytes"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("thread (0,0,0)"), std::string::npos) << msg;
+  msg = expect_error(ErrorKind::Fault, [&] { h.run("st0", dim(1), dim(32), Args()); });
+  EXPECT_NE(msg.find("out-of-bounds shared store of 4 bytes at address 0x0"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace simtlm::functional::test
