@@ -132,8 +132,9 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   if (!vm.count("launch")) {
     for (const char* opt : {"out", "config", "param", "trace", "warp-size", "progress-every"})
       if (vm.count(opt)) usage_error(std::string("--") + opt + " is only meaningful with --launch");
-    for (const char* opt : {"stats", "progress"})
+    for (const char* opt : {"stats", "progress", "per-launch"})
       if (vm[opt].as<bool>()) usage_error(std::string("--") + opt + " is only meaningful with --launch");
+    if (!vm["backend"].defaulted()) usage_error("--backend is only meaningful with --launch");
     auto module = frontend::load_ptx_file(file);
     if (!kernel.empty() && !module->function_index.count(kernel))
       runtime::find_kernel(*module, kernel);  // throws, listing the kernels

@@ -241,6 +241,10 @@ LaunchSpec parse_launch_spec(const json& j, const std::string& file, const fs::p
   if (!j.contains("block")) spec.fail("", "missing 'block'");
   spec.grid = get_dims(spec, "grid", j["grid"]);
   spec.block = get_dims(spec, "block", j["block"]);
+  // CUDA's limit on a block's z dimension (x and y are bounded by the SM's
+  // threads per CTA, checked at launch).
+  if (spec.block.z > 64)
+    spec.fail("block[2]", std::to_string(spec.block.z) + " is above CUDA's limit of 64 for a block's z dimension");
   if (j.contains("dynamic_shared_bytes"))
     spec.dynamic_shared_bytes = static_cast<uint32_t>(get_uint(
         spec, "dynamic_shared_bytes", j["dynamic_shared_bytes"], 0, UINT32_MAX));

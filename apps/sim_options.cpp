@@ -90,6 +90,7 @@ SimOptions read_sim_options(const po::variables_map& vm) {
       }
       o.traces.push_back(t);
     }
+    if (o.backend != Backend::Timing) usage_error("--trace needs the timing backend (the functional backend keeps no time)");
     if (o.out_dir.empty()) usage_error("--trace needs --out DIR (the trace files are written there)");
   }
 

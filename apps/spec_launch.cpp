@@ -1,6 +1,7 @@
 #include "apps/spec_launch.h"
 
 #include <cstring>
+#include <filesystem>
 #include <map>
 
 #include "apps/output_files.h"
@@ -41,6 +42,24 @@ void check_args(const LaunchSpec& spec, const ir::Module& module, const ir::Func
   }
 }
 
+// An output that names one of the spec's own input files would overwrite it
+// (and a rerun would then read the result as its input): refused before
+// anything runs, as two outputs with one name are.
+void check_outputs_spare_inputs(const LaunchSpec& spec, const std::filesystem::path& output_dir) {
+  for (const BufferSpec& out : spec.buffers) {
+    if (out.output.empty()) continue;
+    const std::filesystem::path target = output_dir / out.output;
+    for (const BufferSpec& in : spec.buffers) {
+      if (in.init != BufferInit::File) continue;
+      std::error_code ec;
+      if (std::filesystem::equivalent(target, in.file, ec)) {
+        spec.fail(out.path + ".output", "'" + target.string() + "' is the input file of " + in.path +
+                                            ".init.file; writing it would overwrite that input (name another file)");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 SpecLaunchResult launch_from_spec(Device& device, ModuleHandle handle, const std::string& kernel_name,
@@ -48,6 +67,7 @@ SpecLaunchResult launch_from_spec(Device& device, ModuleHandle handle, const std
   const ir::Module& module = *device.impl().module(handle).module;
   const ir::Function& kernel = runtime::find_kernel(module, kernel_name);
   check_args(spec, module, kernel);
+  check_outputs_spare_inputs(spec, output_dir);
 
   std::map<std::string, DevicePtr> addresses;
   for (const BufferSpec& b : spec.buffers) {

@@ -212,6 +212,46 @@ TEST_F(PtxCliTest, SpecUnknownKeysAndInits) {
                     "is also the output of another buffer");
 }
 
+// Issue "Hardening": an output naming one of the spec's own input files
+// overwrote it, so a rerun read the result as its input.
+TEST_F(PtxCliTest, AnOutputThatNamesAnInputFileIsRefusedAndTheInputKept) {
+  const std::vector<float> a(100, 1.0f);
+  write_floats("a.bin", a);
+  spec(100, [](nlohmann::json& j) { j["buffers"]["c"]["output"] = "a.bin"; });
+  CliResult r = launch();
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("buffers.c.output"));
+  EXPECT_THAT(r.err, HasSubstr("is the input file of buffers.a.init.file"));
+  EXPECT_EQ(read_floats("a.bin"), a);
+  // Through another spelling of the same path, and into --out DIR holding the input.
+  spec(100, [](nlohmann::json& j) { j["buffers"]["c"]["output"] = "./sub/../a.bin"; });
+  std::filesystem::create_directories(path("sub"));
+  r = launch();
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("is the input file of buffers.a.init.file"));
+  EXPECT_EQ(read_floats("a.bin"), a);
+}
+
+TEST_F(PtxCliTest, ABlockZAboveCudasLimitIsRefused) {
+  expect_spec_error([](nlohmann::json& j) { j["block"] = {1, 1, 65}; },
+                    "block[2]: 65 is above CUDA's limit of 64 for a block's z dimension");
+}
+
+TEST_F(PtxCliTest, OptionsThatWouldBeIgnoredAreRefused) {
+  write_floats("a.bin", std::vector<float>(100, 1.0f));
+  spec(100);
+  // A trace needs the timing backend.
+  CliResult r = launch({"--out", "o", "--trace", "vcd"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--trace needs the timing backend"));
+  // Without --launch nothing runs, so no backend is used.
+  r = run({"ptx", "vec.ptx", "--backend", "functional"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--backend is only meaningful with --launch"));
+  r = run({"ptx", "vec.ptx"});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 TEST_F(PtxCliTest, SpecFileProblems) {
   write("bad.json", "{ \"grid\": 1, ");
   CliResult r = run({"ptx", "vec.ptx", "--kernel", "vec_add", "--launch", "bad.json"});
