@@ -43,6 +43,11 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes > kGlobalLimit || reserved + kGuard > kGlobalLimit - next_base_)
     throw Error(ErrorKind::Launch, "device malloc of " + std::to_string(bytes) +
                                        " bytes: out of device address space");
+  if (capacity_ != 0 && bytes > capacity_ - std::min(bytes_live_, capacity_)) {
+    throw Error(ErrorKind::Launch, "device malloc of " + std::to_string(bytes) + " bytes: " +
+                                       std::to_string(bytes_live_) + " bytes are allocated already and the device "
+                                       "holds gpu.global_memory_bytes = " + std::to_string(capacity_));
+  }
   Allocation alloc;
   alloc.size = bytes;
   try {

@@ -21,7 +21,12 @@ class GlobalMemory {
   // Returns a 256-byte aligned address >= kGlobalBase (functional/launch.h);
   // the memory is zero-filled. A zero-byte allocation gets a unique address of
   // an empty buffer (any access to it faults).
+  // Throws Error(Launch) when the live allocations would exceed the capacity.
   uint64_t allocate(uint64_t bytes);
+  // The device's capacity (gpu.global_memory_bytes; 0 = only the address
+  // space bounds it). Allocations, module variables included, count against it.
+  void set_capacity(uint64_t bytes) { capacity_ = bytes; }
+  uint64_t capacity() const { return capacity_; }
   // Throws Error(Launch) naming the address when `addr` is not an allocation base.
   void release(uint64_t addr);
 
@@ -60,6 +65,7 @@ class GlobalMemory {
   uint64_t next_observer_token_ = 1;
   uint64_t next_base_;
   uint64_t bytes_live_ = 0;
+  uint64_t capacity_ = 0;
   mutable uint64_t last_base_ = 0;
   mutable const Allocation* last_ = nullptr;
 };

@@ -43,7 +43,9 @@ void deliver_printf(const functional::PrintfBuffer& buffer, const DeviceOptions&
 
 DeviceImpl::DeviceImpl(DeviceOptions options)
     : options_(checked(options)), pipeline_(runtime::pass_pipeline_from_config(config_of(options_))), backend_(runtime::make_backend(options_)),
-      printf_capacity_(config_of(options_).u64("sim.printf_buffer_bytes")) {}
+      printf_capacity_(config_of(options_).u64("sim.printf_buffer_bytes")) {
+  memory_.set_capacity(config_of(options_).u64("gpu.global_memory_bytes"));
+}
 
 ModuleHandle DeviceImpl::add_module(std::unique_ptr<ir::Module> module) {
   if (!module) throw Error(ErrorKind::Internal, "add_module: null module");

@@ -15,7 +15,7 @@ void gpu_keys(std::vector<ConfigKey>& t) {
                 "GTX480: GPGPU-Sim GTX480 config (-gpgpu_n_clusters 15), Rajasree Table 6.1; C2050: GPGPU-Sim "
                 "TeslaC2050 config (-gpgpu_n_clusters 14), Jatala Table 2.3"));
   t.push_back(U("gpu.global_memory_bytes", 1536 * MiB, "bytes", 1 * MiB, 1024 * GiB,
-                "Device global memory capacity; device allocations beyond it fail.",
+                "Device global memory capacity: an allocation that would take the live allocations (module .global data included) beyond it fails, naming this key.",
                 "NVIDIA product specifications: GTX 480 1536 MB GDDR5, Tesla C2050 3 GB GDDR5"));
   // The values are the CtaPlacement policies registered in platforms/common
   // (cta_placement.h); a test checks that each one is registered.

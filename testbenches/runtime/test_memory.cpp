@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "functional/launch.h"
 #include "functional/memory.h"
+#include "simtlm/config.h"
 #include "simtlm/device.h"
 #include "testbenches/common/error_of.h"
 
@@ -109,6 +111,43 @@ TEST(RuntimeMemory, FreeRules) {
   EXPECT_NE(dev.malloc(512), p);
   msg = error_of(ErrorKind::Launch, [&] { dev.free(0xdead0000); });
   EXPECT_THAT(msg, HasSubstr("0xdead0000"));
+}
+
+// Issue "Hardening": gpu.global_memory_bytes was documented ("allocations
+// beyond it fail") but never enforced.
+TEST(GlobalMemory, LiveAllocationsStayWithinTheCapacity) {
+  functional::GlobalMemory mem;
+  mem.set_capacity(1000);
+  const uint64_t a = mem.allocate(600);
+  const std::string msg = error_of(ErrorKind::Launch, [&] { mem.allocate(401); });
+  EXPECT_THAT(msg, HasSubstr("device malloc of 401 bytes: 600 bytes are allocated already"));
+  EXPECT_THAT(msg, HasSubstr("gpu.global_memory_bytes = 1000"));
+  const uint64_t b = mem.allocate(400);  // exactly full
+  error_of(ErrorKind::Launch, [&] { mem.allocate(1); });
+  mem.release(a);
+  EXPECT_NO_THROW(mem.allocate(600));  // freed bytes count no more
+  mem.release(b);
+}
+
+std::shared_ptr<const Config> config_with_memory(uint64_t bytes) {
+  auto c = std::make_shared<Config>(Config::preset("gtx480"));
+  c->set("gpu.global_memory_bytes", std::to_string(bytes), "test");
+  return c;
+}
+
+TEST(RuntimeMemory, DeviceAllocationsAndModuleVariablesCountAgainstGlobalMemoryBytes) {
+  DeviceOptions o;
+  o.config = config_with_memory(1 << 20);
+  Device dev(o);
+  // Alone beyond the capacity.
+  std::string msg = error_of(ErrorKind::Launch, [&] { dev.malloc(2 << 20); });
+  EXPECT_THAT(msg, HasSubstr("gpu.global_memory_bytes = 1048576"));
+  // In total beyond it, with a module's .global data (768 KB) counted.
+  dev.load_module_string(".version 7.0\n.target sm_50\n.address_size 64\n.global .align 4 .b8 table[786432];\n",
+                         "table.ptx");
+  EXPECT_NO_THROW(dev.malloc(256 << 10));
+  msg = error_of(ErrorKind::Launch, [&] { dev.malloc(1); });
+  EXPECT_THAT(msg, HasSubstr("gpu.global_memory_bytes"));
 }
 
 TEST(GlobalMemory, TranslateValidAndCacheInvalidation) {
