@@ -110,6 +110,12 @@ void check_launch_config(const ir::Function& kernel, const LaunchConfig& config,
       fail(k + ": grid dimension " + axis[i] + " = " + std::to_string(grid[i]) +
            " exceeds the limit of " + std::to_string(options.max_grid_dim[i]));
   }
+  // CUDA's limit on a thread's local memory (512 KB from compute capability
+  // 2.0 on). The local frame is host memory per resident thread: a kernel
+  // declaring gigabytes ended in std::bad_alloc before this check.
+  if (kernel.local_bytes > kMaxLocalBytesPerThread)
+    fail(k + " needs " + std::to_string(kernel.local_bytes) + " bytes of local memory per thread, more than "
+         "CUDA's limit of " + std::to_string(kMaxLocalBytesPerThread) + " bytes (512 KB)");
   uint64_t shared = kernel.static_shared_bytes + uint64_t(config.dynamic_shared_bytes);
   if (shared > options.max_shared_bytes_per_cta)
     fail(k + " needs " + std::to_string(kernel.static_shared_bytes) + " bytes of static + " +

@@ -26,8 +26,12 @@ std::string param_type_text(const ir::Variable& param);
 std::vector<uint8_t> pack_params(const ir::Module& module, const ir::Function& kernel,
                                  const KernelArgs& args);
 
-// Block (1..max threads, .reqntid/.maxntid), grid (1..max per dimension) and
-// shared memory (static + dynamic <= max per CTA) limits.
+// CUDA's limit on local memory per thread (compute capability 2.0 and later).
+inline constexpr uint64_t kMaxLocalBytesPerThread = 512 * 1024;
+
+// Block (1..max threads, .reqntid/.maxntid), grid (1..max per dimension),
+// shared memory (static + dynamic <= max per CTA) and local memory
+// (<= kMaxLocalBytesPerThread) limits.
 void check_launch_config(const ir::Function& kernel, const LaunchConfig& config,
                          const DeviceOptions& options);
 

@@ -157,6 +157,37 @@ TEST(RuntimeLaunch, SharedMemoryLimitGivesTheNumbers) {
                              "50176 bytes per CTA, more than the limit of 49152 bytes"));
 }
 
+// Issue "Hardening": a 2 GB .local array per thread ended in std::bad_alloc
+// with SystemC internals in the message.
+TEST(RuntimeLaunch, LocalMemoryPerThreadIsLimitedTo512KB) {
+  const std::string ptx = R"(.version 7.0
+.target sm_50
+.address_size 64
+.visible .entry big()
+{
+  .local .align 4 .b8 frame[2147483648];
+  .reg .u32 %r<2>;
+  mov.u32 %r1, 0;
+  st.local.u32 [frame], %r1;
+  ret;
+}
+.visible .entry fits()
+{
+  .local .align 4 .b8 frame[524288];
+  .reg .u32 %r<2>;
+  mov.u32 %r1, 0;
+  st.local.u32 [frame], %r1;
+  ret;
+}
+)";
+  Device dev;
+  ModuleHandle h = dev.load_module_string(ptx, "local.ptx");
+  const std::string msg = error_of(ErrorKind::Launch, [&] { dev.launch(h, "big", config(1, 32), KernelArgs()); });
+  EXPECT_THAT(msg, HasSubstr("kernel 'big' needs 2147483648 bytes of local memory per thread, more than CUDA's "
+                             "limit of 524288 bytes (512 KB)"));
+  EXPECT_NO_THROW(dev.launch(h, "fits", config(1, 1), KernelArgs()));
+}
+
 TEST(RuntimeLaunch, ParametersArePackedAtTheirOffsets) {
   Device dev;
   ModuleHandle h = dev.load_module_string(test::kParamsPtx, "params.ptx");
