@@ -1,6 +1,7 @@
 #include "apps/launch_spec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -110,6 +111,9 @@ std::vector<uint8_t> scalar_bytes(const LaunchSpec& spec, const std::string& pat
   if (type == ir::DataType::F32 || type == ir::DataType::F64) {
     if (!value.is_number()) spec.fail(path, "expected a number, got " + kind_of(value));
     double d = value.get<double>();
+    if (type == ir::DataType::F32 && std::fabs(d) > std::numeric_limits<float>::max())
+      spec.fail(path, value.dump() + " is beyond the range of .f32 (largest " +
+                          std::to_string(std::numeric_limits<float>::max()) + ")");
     if (type == ir::DataType::F32) {
       float f = static_cast<float>(d);
       std::memcpy(bytes.data(), &f, 4);

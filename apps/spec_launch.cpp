@@ -5,12 +5,27 @@
 #include <map>
 
 #include "apps/output_files.h"
+#include "frontend/ir/types.h"
 #include "runtime/device_impl.h"
 #include "runtime/launch_checks.h"
 
 namespace simtlm::cli {
 
 namespace {
+
+// A scalar of the other class than its parameter (a float for an integer
+// .param, or an integer for a float one) would pass its bit pattern: refused.
+// Untyped .b parameters and .b values go with either class.
+void check_type_class(const LaunchSpec& spec, const ArgSpec& arg, const ir::Variable& param, const std::string& k) {
+  ir::DataType given = ir::DataType::None;
+  if (!ir::parse_type(arg.type, given) || ir::is_bits(given) || ir::is_bits(param.type)) return;
+  if (ir::is_float(given) == ir::is_float(param.type)) return;
+  spec.fail(arg.path + ".type", "." + arg.type + " is " + (ir::is_float(given) ? "a float" : "an integer") +
+                                    " but parameter '" + param.name + "' of " + k + " is " +
+                                    runtime::param_type_text(param) + " (" +
+                                    (ir::is_float(param.type) ? "a float" : "an integer") +
+                                    "); give the parameter's type, or a .b type for its bits");
+}
 
 // Argument count and sizes, checked here (rather than only in the runtime) so
 // that the message points at the spec entry.
@@ -31,6 +46,7 @@ void check_args(const LaunchSpec& spec, const ir::Module& module, const ir::Func
     const ir::Variable& param = module.vars.at(kernel.params[i]);
     uint64_t expected = runtime::param_size(param);
     uint64_t given = arg.is_buffer ? pointer_bytes : arg.bytes.size();
+    if (given == expected && !arg.is_buffer) check_type_class(spec, arg, param, k);
     if (given != expected)
       spec.fail(arg.path, (arg.is_buffer ? "buffer '" + arg.buffer + "' is a " +
                                                std::to_string(given) + "-byte pointer"

@@ -232,6 +232,19 @@ TEST_F(PtxCliTest, AnOutputThatNamesAnInputFileIsRefusedAndTheInputKept) {
   EXPECT_EQ(read_floats("a.bin"), a);
 }
 
+TEST_F(PtxCliTest, ScalarsOutOfRangeOrOfTheOtherClassThanTheirParameterAreRefused) {
+  expect_spec_error([](nlohmann::json& j) { j["args"][3] = {{"type", "f32"}, {"value", 1e39}}; },
+                    "args[3].value: 1e+39 is beyond the range of .f32");
+  // A float for the kernel's .u32 n would pass its bit pattern as the count.
+  expect_spec_error([](nlohmann::json& j) { j["args"][3] = {{"type", "f32"}, {"value", 100.0}}; },
+                    "args[3].type: .f32 is a float but parameter");
+  // A .b32 value states bits: accepted for the .u32 parameter.
+  write_floats("a.bin", std::vector<float>(100, 1.0f));
+  spec(100, [](nlohmann::json& j) { j["args"][3] = {{"type", "b32"}, {"value", 100}}; });
+  CliResult r = launch();
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 TEST_F(PtxCliTest, ABlockZAboveCudasLimitIsRefused) {
   expect_spec_error([](nlohmann::json& j) { j["block"] = {1, 1, 65}; },
                     "block[2]: 65 is above CUDA's limit of 64 for a block's z dimension");
