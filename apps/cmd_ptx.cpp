@@ -146,7 +146,14 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   SimOptions sim = read_sim_options(vm);
   const std::string spec_path = vm["launch"].as<std::string>();
   LaunchSpec spec = load_launch_spec(spec_path);
-  if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);
+  if (!sim.out_dir.empty()) {
+    check_outputs_spare_inputs(spec, sim.out_dir);  // before anything in the folder is removed
+    std::vector<std::string> spec_outputs;
+    for (const BufferSpec& b : spec.buffers) {
+      if (!b.output.empty()) spec_outputs.push_back(b.output);
+    }
+    OutputDir(sim.out_dir).clear_results(spec_outputs);
+  }
 
   RunConsole console(io, sim);
   DeviceOptions device_opts = device_options(sim);

@@ -74,7 +74,7 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   workloads::Size size = parse_size(size_text);
   uint64_t seed = parse_uint(vm["seed"].as<std::string>(), "--seed", 0, UINT64_MAX);
   SimOptions sim = read_sim_options(vm);
-  if (!sim.out_dir.empty()) OutputDir check_out(sim.out_dir);  // fail before a long run
+  if (!sim.out_dir.empty()) OutputDir(sim.out_dir).clear_results();  // fail before a long run
 
   RunConsole console(io, sim);
   DeviceOptions device_opts = device_options(sim);

@@ -46,4 +46,23 @@ void OutputDir::write(const std::string& name, const std::string& text) const {
   write_file_atomic(path_ / name, text);
 }
 
+const std::vector<std::string> OutputDir::kResultFiles = {
+    "stats.json", "config.json", "summary.txt", "options.json",  // every run
+    "trace.vcd",  "timeline.json", "power.csv",                  // --trace
+    "printf.txt",                                                 // kernels that print
+};
+
+void OutputDir::clear_results(const std::vector<std::string>& outputs) const {
+  auto remove = [this](const std::string& name) {
+    std::error_code ec;
+    const fs::path p = path_ / name;
+    if (!fs::is_regular_file(p, ec)) return;
+    if (!fs::remove(p, ec) && ec) {
+      throw Error(ErrorKind::Input, "cannot remove the earlier result '" + p.string() + "': " + ec.message());
+    }
+  };
+  for (const std::string& name : kResultFiles) remove(name);
+  for (const std::string& name : outputs) remove(name);
+}
+
 }  // namespace simtlm::cli

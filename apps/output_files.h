@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace simtlm::cli {
 
@@ -21,6 +22,15 @@ class OutputDir {
   explicit OutputDir(const std::string& path);
   const std::filesystem::path& path() const { return path_; }
   void write(const std::string& name, const std::string& text) const;
+  // Removes what an earlier run wrote here (kResultFiles, and `outputs`: a
+  // launch spec's output files, relative to the folder), so that after a run
+  // the folder holds exactly that run's results: a failed run leaves no
+  // earlier stats.json, a run without --trace no earlier trace. Call once,
+  // before the run.
+  void clear_results(const std::vector<std::string>& outputs = {}) const;
+
+  // Every file a run may write into --out DIR under a fixed name.
+  static const std::vector<std::string> kResultFiles;
 
  private:
   std::filesystem::path path_;

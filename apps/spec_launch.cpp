@@ -58,9 +58,8 @@ void check_args(const LaunchSpec& spec, const ir::Module& module, const ir::Func
   }
 }
 
-// An output that names one of the spec's own input files would overwrite it
-// (and a rerun would then read the result as its input): refused before
-// anything runs, as two outputs with one name are.
+}  // namespace
+
 void check_outputs_spare_inputs(const LaunchSpec& spec, const std::filesystem::path& output_dir) {
   for (const BufferSpec& out : spec.buffers) {
     if (out.output.empty()) continue;
@@ -76,7 +75,6 @@ void check_outputs_spare_inputs(const LaunchSpec& spec, const std::filesystem::p
   }
 }
 
-}  // namespace
 
 SpecLaunchResult launch_from_spec(Device& device, ModuleHandle handle, const std::string& kernel_name,
                                   const LaunchSpec& spec, const std::filesystem::path& output_dir) {

@@ -17,6 +17,12 @@ struct SpecLaunchResult {
   std::vector<std::string> outputs;  // files written
 };
 
+// An output that names one of the spec's own input files would overwrite it
+// (and a rerun would then read the result as its input): Error(Input) naming
+// both. launch_from_spec checks it; a command that clears earlier results
+// from the output folder checks it first.
+void check_outputs_spare_inputs(const LaunchSpec& spec, const std::filesystem::path& output_dir);
+
 // `output_dir`: where relative "output" paths go (--out DIR, else the spec's directory).
 SpecLaunchResult launch_from_spec(Device& device, ModuleHandle module, const std::string& kernel,
                                   const LaunchSpec& spec,

@@ -131,6 +131,25 @@ TEST_F(CliTest, RunFailedValidationLeavesNoResultFiles) {
   EXPECT_FALSE(std::filesystem::exists(path("res/stats.json")));
 }
 
+// Issue "Hardening": a reused --out folder kept the previous run's files, so a
+// failed run left an old stats.json and a run without --trace an old trace.
+TEST_F(CliTest, AReusedOutFolderHoldsOnlyTheLastRunsResults) {
+  CliResult r = run({"run", "vectorAdd", "--size", "small", "--out", "res", "--trace", "vcd"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_TRUE(std::filesystem::exists(path("res/trace.vcd")));
+  write("res/notes.txt", "mine");  // not ours: kept
+  r = run({"run", "vectorAdd", "--size", "small", "--out", "res"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(path("res/stats.json")));
+  EXPECT_FALSE(std::filesystem::exists(path("res/trace.vcd")));
+  // A run that fails at launch leaves no stats.json of the run before it.
+  r = run({"run", "vectorAdd", "--size", "default", "--out", "res", "-p", "gpu.global_memory_bytes=1048576"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path("res/stats.json")));
+  EXPECT_FALSE(std::filesystem::exists(path("res/summary.txt")));
+  EXPECT_TRUE(std::filesystem::exists(path("res/notes.txt")));
+}
+
 TEST_F(CliTest, RunIsDeterministic) {
   CliResult a = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", "functional"});
   CliResult b = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", "functional"});
