@@ -87,10 +87,7 @@ void SharingAllocator::warp_finished(uint32_t cta_slot, uint32_t warp_in_cta) {
 
 sched::SharingClass SharingAllocator::sharing_class(uint32_t cta_slot) const {
   const uint32_t p = pairs_.partner(cta_slot);
-  if (p == CtaPairs::kNone) return sched::SharingClass::Unshared;
-  if (ctas_[cta_slot].holders > 0) return sched::SharingClass::Owner;
-  if (ctas_[p].holders > 0) return sched::SharingClass::NonOwner;
-  return pairs_.sequence(cta_slot) < pairs_.sequence(p) ? sched::SharingClass::Owner : sched::SharingClass::NonOwner;
+  return pairs_.sharing_class(cta_slot, ctas_[cta_slot].holders > 0, p != CtaPairs::kNone && ctas_[p].holders > 0);
 }
 
 void SharingAllocator::register_stats(const stats::Group& group) {

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/sched/policy.h"
+
 namespace simtlm::models {
 
 class CtaPairs {
@@ -39,6 +41,17 @@ class CtaPairs {
   bool occupied(uint32_t slot) const { return slots_[slot].occupied; }
   // Admission order (smaller = admitted earlier), for "the older CTA".
   uint64_t sequence(uint32_t slot) const { return slots_[slot].sequence; }
+  // The scheduling class of the CTA in `slot` (owner-warp-first, §2.5): with
+  // no partner, unshared; else the owner is the one of the pair that holds
+  // the shared part (`partner_holds` says whether the partner does), and
+  // while neither does, the older of the two.
+  sched::SharingClass sharing_class(uint32_t slot, bool holds, bool partner_holds) const {
+    const uint32_t p = partner(slot);
+    if (p == kNone) return sched::SharingClass::Unshared;
+    if (holds) return sched::SharingClass::Owner;
+    if (partner_holds) return sched::SharingClass::NonOwner;
+    return sequence(slot) < sequence(p) ? sched::SharingClass::Owner : sched::SharingClass::NonOwner;
+  }
   uint32_t size() const { return static_cast<uint32_t>(slots_.size()); }
 
   uint64_t capacity() const { return capacity_; }

@@ -62,10 +62,7 @@ IssueCheck SharingAllocator::may_issue(const IssueQuery& q) {
 
 sched::SharingClass SharingAllocator::sharing_class(uint32_t cta_slot) const {
   const uint32_t p = pairs_.partner(cta_slot);
-  if (p == CtaPairs::kNone) return sched::SharingClass::Unshared;
-  if (ctas_[cta_slot].holds) return sched::SharingClass::Owner;
-  if (ctas_[p].holds) return sched::SharingClass::NonOwner;
-  return pairs_.sequence(cta_slot) < pairs_.sequence(p) ? sched::SharingClass::Owner : sched::SharingClass::NonOwner;
+  return pairs_.sharing_class(cta_slot, ctas_[cta_slot].holds, p != CtaPairs::kNone && ctas_[p].holds);
 }
 
 void SharingAllocator::register_stats(const stats::Group& group) {
