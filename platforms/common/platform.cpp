@@ -39,6 +39,8 @@ Platform::Platform(const sc_core::sc_module_name& name, const Config& cfg)
   limits_.watchdog_cycles = cfg_.u64("sim.watchdog_cycles");
   limits_.max_cycles = cfg_.u64("sim.max_cycles");
   limits_.max_instructions = cfg_.u64("sim.max_instructions");
+  limits_.issue_per_cycle = cfg_.u64("gpu.num_sms") * cfg_.u64("gpu.sm.schedulers") *
+                            cfg_.u64("gpu.sm.scheduler.max_issue_per_warp");
 }
 
 Platform::~Platform() = default;
@@ -188,8 +190,8 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   waited_ = caller == Caller::Thread;
   start_ev_.notify(sc_core::SC_ZERO_TIME);
   if (monitor_needed()) {
-    const uint64_t first = std::min<uint64_t>(
-        limits_.monitor_every, limits_.watchdog_cycles ? limits_.watchdog_cycles : limits_.monitor_every);
+    const uint64_t first =
+        cycles_to_next_check(launch_.start_cycle, launch_.start_cycle, launch_.start_instructions);
     monitor_ev_.notify(core_clock_.period() * static_cast<double>(first));
   }
   if (waited_) {
@@ -281,6 +283,8 @@ void Platform::cta_done(Sm& sm, uint64_t cta) {
 
 std::string Platform::limit_message(const char* key, uint64_t limit, const char* what) const {
   return "kernel '" + launch_.kernel + "' stopped at " + key + " = " + std::to_string(limit) + " " + what + " (" +
+         std::to_string(core_clock_.now() - launch_.start_cycle) + " core cycles and " +
+         std::to_string(warp_instructions_now() - launch_.start_instructions) + " warp instructions into the launch; " +
          std::to_string(launch_.done_ctas) + " of " + std::to_string(launch_.total_ctas) + " CTAs completed)";
 }
 
@@ -316,11 +320,21 @@ void Platform::monitor_method() {
     p.ctas_total = launch_.total_ctas;
     progress_cb_(p);
   }
+  monitor_ev_.notify(core_clock_.period() * static_cast<double>(cycles_to_next_check(now, progress, instructions)));
+}
+
+uint64_t Platform::cycles_to_next_check(uint64_t now, uint64_t progress, uint64_t instructions) const {
+  const Limits& l = limits_;
   uint64_t next = l.monitor_every;
   if (l.watchdog_cycles != 0) next = std::min(next, progress + l.watchdog_cycles - now);
   if (l.max_cycles != 0) next = std::min(next, launch_.start_cycle + l.max_cycles - now);
-  next = std::max<uint64_t>(next, 1);
-  monitor_ev_.notify(core_clock_.period() * static_cast<double>(next));
+  if (l.max_instructions != 0) {
+    // In k cycles at most k * issue_per_cycle instructions issue: look again
+    // before the bound can be passed, every cycle once it is that close.
+    const uint64_t left = l.max_instructions - (instructions - launch_.start_instructions);
+    next = std::min(next, left / std::max<uint64_t>(l.issue_per_cycle, 1));
+  }
+  return std::max<uint64_t>(next, 1);
 }
 
 void Platform::power_method() {

@@ -178,6 +178,7 @@ class Platform : public sc_core::sc_module {
     uint64_t watchdog_cycles = 0;
     uint64_t max_cycles = 0;
     uint64_t max_instructions = 0;
+    uint64_t issue_per_cycle = 1;  // most warp instructions the GPU issues in one cycle
     uint64_t monitor_every = 4096;
     uint64_t progress_every = 20000;
   };
@@ -209,6 +210,10 @@ class Platform : public sc_core::sc_module {
   }
   void fail(std::exception_ptr e);
   std::string deadlock_report(uint64_t now, uint64_t idle_for) const;
+  // Core cycles from `now` to the monitor's next look: its period, shortened
+  // so that the watchdog and sim.max_cycles act at their exact cycle and
+  // sim.max_instructions within one cycle's issue of its bound.
+  uint64_t cycles_to_next_check(uint64_t now, uint64_t progress, uint64_t instructions) const;
   std::string limit_message(const char* key, uint64_t limit, const char* what) const;
 
   Config cfg_;

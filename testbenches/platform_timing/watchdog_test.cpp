@@ -4,10 +4,12 @@
 // warps instead of hanging.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "testbenches/platform_timing/platform_harness.h"
+#include "testbenches/runtime/ptx_samples.h"
 
 namespace simtlm::test {
 namespace {
@@ -46,6 +48,62 @@ TEST(Watchdog, MaxCyclesStopsTheLaunch) {
   EXPECT_EQ(e.kind(), ErrorKind::Launch) << e.what();
   EXPECT_NE(std::string(e.what()).find("sim.max_cycles"), std::string::npos) << e.what();
 }
+
+// A vector add of `ctas` CTAs of 256 threads under `overrides`: the error
+// that stops it (a test failure when it completes).
+std::string limited_vec_add_error(const std::vector<std::string>& overrides, uint32_t ctas) {
+  Device dev(timing_options(make_config(overrides)));
+  const ModuleHandle h = dev.load_module_string(kVecAddPtx, "vec.ptx");
+  const uint32_t n = ctas * 256;
+  const std::vector<float> a(n, 1.0f);
+  const DevicePtr da = dev.upload(a), db = dev.upload(a), dc = dev.malloc(n * 4);
+  LaunchConfig lc;
+  lc.grid = Dim3(ctas);
+  lc.block = Dim3(256);
+  try {
+    dev.launch(h, "vec_add", lc, KernelArgs().add(da).add(db).add(dc).add(n));
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Launch) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "the launch completed";
+  return "";
+}
+
+// The number just before `what` in `msg` ("... 100 core cycles and ...").
+uint64_t number_before(const std::string& msg, const std::string& what) {
+  const std::size_t at = msg.find(" " + what);
+  if (at == std::string::npos) return ~0ull;
+  std::size_t begin = at;
+  while (begin > 0 && msg[begin - 1] >= '0' && msg[begin - 1] <= '9') --begin;
+  return begin == at ? ~0ull : std::strtoull(msg.c_str() + begin, nullptr, 10);
+}
+
+// Issue "Hardening": the limits acted only at the monitor's first wake (4096
+// cycles) and later, so a launch shorter than that ran to completion. One
+// timing device per process: one limit per test.
+void expect_stop_at_max_cycles(uint64_t limit) {
+  const std::string msg = limited_vec_add_error({"gpu.num_sms=1", "sim.max_cycles=" + std::to_string(limit)}, 64);
+  EXPECT_NE(msg.find("stopped at sim.max_cycles = " + std::to_string(limit)), std::string::npos) << msg;
+  EXPECT_EQ(number_before(msg, "core cycles and"), limit) << msg;
+}
+
+TEST(Watchdog, MaxCyclesStopsAtItsExactCycleBeforeTheMonitorsPeriod) { expect_stop_at_max_cycles(100); }
+TEST(Watchdog, MaxCyclesStopsAtItsExactCycleAfterIt) { expect_stop_at_max_cycles(5000); }
+
+// One SM with two schedulers issuing one instruction each per cycle: at most
+// two instructions beyond the bound.
+void expect_stop_at_max_instructions(uint64_t limit) {
+  const std::string msg =
+      limited_vec_add_error({"gpu.num_sms=1", "sim.max_instructions=" + std::to_string(limit)}, 64);
+  EXPECT_NE(msg.find("stopped at sim.max_instructions = " + std::to_string(limit)), std::string::npos) << msg;
+  const uint64_t issued = number_before(msg, "warp instructions into the launch");
+  EXPECT_GE(issued, limit) << msg;
+  EXPECT_LE(issued, limit + 2) << msg;
+}
+
+TEST(Watchdog, MaxInstructionsStopsWithinOneInstructionPerSchedulerEarly) { expect_stop_at_max_instructions(10); }
+TEST(Watchdog, MaxInstructionsStopsWithinOneInstructionPerSchedulerLater) { expect_stop_at_max_instructions(1000); }
 
 TEST(Watchdog, WithTheWatchdogAndLimitsOffADeadlockStillEnds) {
   // Nothing arms the monitor, so once every warp waits the simulation runs out
