@@ -15,14 +15,25 @@ namespace {
 
 constexpr unsigned kQuantum = 1024;
 
-void run_cta(Cta& cta, const LaunchContext& ctx) {
+// `budget`: warp instructions the launch may still run (sim.max_instructions).
+void run_cta(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uint64_t limit) {
   std::vector<Warp>& warps = cta.warps();
   while (!cta.finished()) {
     bool progress = false;
     for (Warp& warp : warps) {
       if (!warp.can_issue()) continue;
       progress = true;
-      for (unsigned q = 0; q < kQuantum && warp.can_issue(); ++q) execute(warp, cta, ctx);
+      for (unsigned q = 0; q < kQuantum && warp.can_issue(); ++q) {
+        if (budget == 0) {
+          const Dim3u& id = cta.id();
+          throw Error(ErrorKind::Launch, "kernel '" + ctx.kernel().name + "' stopped at sim.max_instructions = " +
+                                             std::to_string(limit) + " warp instructions (functional backend; in CTA (" +
+                                             std::to_string(id.x) + "," + std::to_string(id.y) + "," +
+                                             std::to_string(id.z) + "))");
+        }
+        --budget;
+        execute(warp, cta, ctx);
+      }
     }
     if (!progress) {
       const Dim3u& id = cta.id();
@@ -39,9 +50,10 @@ void run_cta(Cta& cta, const LaunchContext& ctx) {
 LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory, const CtaDoneCallback& on_cta_done) {
   LaunchContext ctx(request, memory);
   LaunchCounters counters;
+  uint64_t budget = request.max_warp_instructions != 0 ? request.max_warp_instructions : ~0ull;
   for (uint64_t id = 0; id < ctx.num_ctas(); ++id) {
     Cta cta(ctx, id);
-    run_cta(cta, ctx);
+    run_cta(cta, ctx, budget, request.max_warp_instructions);
     ++counters.ctas;
     for (const Warp& w : cta.warps()) {
       counters.warp_instructions += w.instructions();

@@ -46,6 +46,10 @@ struct LaunchRequest {
   // Where the kernel's printf calls go (formatted when they execute, written
   // out by the runtime after the launch); nullptr: formatted and discarded.
   PrintfBuffer* printf_buffer = nullptr;
+  // sim.max_instructions: the launch stops with Error(Launch) once this many
+  // warp instructions have run (0 = unlimited). Bounds a livelocking kernel
+  // (`L: bra L;`, a spin on a flag nobody sets), which nothing else stops here.
+  uint64_t max_warp_instructions = 0;
 };
 
 struct LaunchCounters {

@@ -98,6 +98,7 @@ LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_na
   request.var_addresses = &loaded.var_addresses;
   functional::PrintfBuffer printf_buffer(printf_capacity_);
   request.printf_buffer = &printf_buffer;
+  request.max_warp_instructions = config_of(options_).u64("sim.max_instructions");
 
   LaunchStats stats;
   try {

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "runtime/device_impl.h"
+#include "simtlm/config.h"
 #include "simtlm/device.h"
 #include "testbenches/common/error_of.h"
 #include "testbenches/runtime/ptx_samples.h"
@@ -186,6 +188,33 @@ TEST(RuntimeLaunch, LocalMemoryPerThreadIsLimitedTo512KB) {
   EXPECT_THAT(msg, HasSubstr("kernel 'big' needs 2147483648 bytes of local memory per thread, more than CUDA's "
                              "limit of 524288 bytes (512 KB)"));
   EXPECT_NO_THROW(dev.launch(h, "fits", config(1, 1), KernelArgs()));
+}
+
+// Issue "Hardening": a livelocking kernel hung the functional backend, where
+// sim.max_instructions was ignored.
+TEST(RuntimeLaunch, TheFunctionalBackendStopsAtMaxInstructions) {
+  const std::string ptx = R"(.version 7.0
+.target sm_50
+.address_size 64
+.visible .entry spin()
+{
+$L_top:
+  bra.uni $L_top;
+}
+)";
+  auto cfg = std::make_shared<Config>(Config::preset("gtx480"));
+  cfg->set("sim.max_instructions", "5000", "test");
+  DeviceOptions o;
+  o.config = cfg;
+  Device dev(o);
+  ModuleHandle h = dev.load_module_string(ptx, "spin.ptx");
+  const std::string msg = error_of(ErrorKind::Launch, [&] { dev.launch(h, "spin", config(2, 64), KernelArgs()); });
+  EXPECT_THAT(msg, HasSubstr("kernel 'spin' stopped at sim.max_instructions = 5000 warp instructions (functional "
+                             "backend; in CTA (0,0,0))"));
+  // A kernel within the bound runs as before.
+  ModuleHandle v = dev.load_module_string(test::kVecAddPtx, "vec.ptx");
+  const DevicePtr d = dev.malloc(256 * 4);
+  EXPECT_NO_THROW(dev.launch(v, "vec_add", config(1, 256), KernelArgs().add(d).add(d).add(d).add(256u)));
 }
 
 TEST(RuntimeLaunch, ParametersArePackedAtTheirOffsets) {
