@@ -123,7 +123,8 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
         static_cast<uint32_t>(parse_uint(vm["threads"].as<std::string>(), "--threads", 1, 1u << 20));
     const SimOptions sim = read_sim_options(vm);
     auto module = frontend::load_ptx_file(file);
-    if (!kernel.empty() && !module->function_index.count(kernel)) runtime::find_kernel(*module, kernel);
+    if (!kernel.empty() && (!module->function_index.count(kernel) || module->find_kernel(kernel)))
+      runtime::find_kernel(*module, kernel);  // throws for an unknown or rejected kernel
     print_ptx_occupancy(io.out, *module, kernel, *sim.effective, threads, vm["json"].as<bool>());
     return kExitOk;
   }
@@ -136,8 +137,8 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
       if (vm[opt].as<bool>()) usage_error(std::string("--") + opt + " is only meaningful with --launch");
     if (!vm["backend"].defaulted()) usage_error("--backend is only meaningful with --launch");
     auto module = frontend::load_ptx_file(file);
-    if (!kernel.empty() && !module->function_index.count(kernel))
-      runtime::find_kernel(*module, kernel);  // throws, listing the kernels
+    if (!kernel.empty() && (!module->function_index.count(kernel) || module->find_kernel(kernel)))
+      runtime::find_kernel(*module, kernel);  // throws for an unknown or rejected kernel
     print_ptx_report(io.out, *module, kernel);
     return kExitOk;
   }

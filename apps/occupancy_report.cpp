@@ -93,6 +93,11 @@ void print_ptx_occupancy(std::ostream& out, const ir::Module& module, const std:
   nlohmann::ordered_json all = nlohmann::ordered_json::object();
   for (const ir::Function& f : module.functions) {
     if (!f.is_entry || (!kernel.empty() && f.name != kernel)) continue;
+    if (!f.rejected.empty()) {  // its register count is unknown
+      if (json) all[f.name] = {{"rejected", f.rejected}};
+      else out << "kernel " << f.name << "\n  rejected: " << f.rejected << "\n";
+      continue;
+    }
     const models::CtaShape shape =
         models::cta_shape(threads, params.warp_size, f.analysis.regs_per_thread, f.static_shared_bytes);
     const models::OccupancyReport report = models::occupancy_report(params, shape);

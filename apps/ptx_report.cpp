@@ -49,6 +49,10 @@ void print_function(std::ostream& out, const ir::Module& module, const ir::Funct
       << f.loc.line << ", " << (f.is_entry ? ".entry" : ".func") << ")\n";
   const std::string demangled = frontend::ptx::demangle(f.name);
   if (!demangled.empty()) row(out, "demangled", demangled);
+  if (!f.rejected.empty()) {
+    row(out, "rejected", f.rejected);
+    return;
+  }
   print_params(out, module, f);
   row(out, "static shared", std::to_string(f.static_shared_bytes) + " bytes");
   row(out, "local per thread", std::to_string(f.local_bytes) + " bytes");

@@ -30,7 +30,11 @@ std::string dims_text(const Dim3& d) {
 }
 
 const ir::Function& find_kernel(const ir::Module& module, const std::string& name) {
-  if (const ir::Function* f = module.find_kernel(name)) return *f;
+  if (const ir::Function* f = module.find_kernel(name)) {
+    // A kernel the front end rejected while keeping the module's others.
+    if (!f->rejected.empty()) throw Error(ErrorKind::Ptx, f->rejected);
+    return *f;
+  }
   std::string kernels;
   for (const ir::Function& f : module.functions) {
     if (!f.is_entry) continue;

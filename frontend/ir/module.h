@@ -147,6 +147,11 @@ struct Function {
   // annotations.h); empty unless a pass that annotates is enabled.
   InstructionAnnotations annotations;
   SourceLoc loc;
+  // Non-empty: this kernel cannot be run, for the reason given (a PTX
+  // diagnostic "file:line:column: error: ..."), while the module's other
+  // kernels can (passes::inline_calls: recursion, indirect calls, inlined
+  // size). Its body is a single `ret`; launching it is that error.
+  std::string rejected;
 };
 
 struct Module {

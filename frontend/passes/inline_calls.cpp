@@ -68,6 +68,10 @@ ir::DataType bits_type(uint64_t bytes) {
 // ---------------------------------------------------------------------------
 // Call graph: which functions can be inlined, in callees-first order.
 
+// Inlined instructions one function may grow to (about 200 MB of IR); beyond
+// it a kernel is rejected as a PTX error (docs/ptx-support.md).
+constexpr uint64_t kMaxInlinedInstructions = 1000000;
+
 struct Problem {
   std::string what;
   uint32_t func = kNone;
@@ -77,7 +81,8 @@ struct Problem {
 class CallGraph {
  public:
   explicit CallGraph(const ir::Module& m) : m_(m), state_(m.functions.size(), kNew),
-                                            problem_(m.functions.size()) {
+                                            problem_(m.functions.size()),
+                                            inlined_size_(m.functions.size(), 0) {
     // Kernels first, so that a recursion error names the chain from a kernel.
     for (uint32_t f = 0; f < m.functions.size(); ++f)
       if (m.functions[f].is_entry && state_[f] == kNew) visit(f);
@@ -121,11 +126,8 @@ class CallGraph {
         break;
       }
       if (state_[cs.callee] == kActive) {
-        std::string chain;
-        for (uint32_t g : stack_) chain += m_.functions[g].name + " -> ";
-        chain += callee.name;
         set_problem("recursive call to '" + callee.name +
-                    "' is not supported (call chain: " + chain + ")");
+                    "' is not supported (call chain: " + chain_text(callee.name) + ")");
         break;
       }
       if (state_[cs.callee] == kNew) visit(cs.callee);
@@ -134,14 +136,50 @@ class CallGraph {
         bad = true;
       }
     }
+    if (!bad) {
+      // Calls nested in calls multiply: a chain of functions that each call
+      // the next twice doubles the kernel per level. Refuse before copying.
+      inlined_size_[f] = inlined_size(fn);
+      if (inlined_size_[f] > kMaxInlinedInstructions) {
+        uint32_t at = 0;  // the first call (or the first instruction)
+        while (at + 1 < fn.insts.size() && fn.insts[at].op != Opcode::Call) ++at;
+        problem_[f] = {"inlining the calls of '" + fn.name + "' would give more than " +
+                           std::to_string(kMaxInlinedInstructions) +
+                           " instructions (call chain: " + chain_text("...") + ")",
+                       f, at};
+        bad = true;
+      }
+    }
     stack_.pop_back();
     state_[f] = bad ? kBad : kDone;
     if (!bad) order_.push_back(f);
   }
 
+  // Instructions `f` has once every call in it is inlined (saturating): a
+  // call costs its callee's inlined size plus the argument and return moves.
+  uint64_t inlined_size(const ir::Function& fn) const {
+    uint64_t size = 0;
+    CallSite cs;
+    for (const ir::Instruction& inst : fn.insts) {
+      uint64_t add = 1;
+      if (inst.op == Opcode::Call && parse_call(inst, cs))
+        add = inlined_size_[cs.callee] + cs.args.size() + cs.rets.size() + 1;
+      size = add > kMaxInlinedInstructions ? kMaxInlinedInstructions + 1
+                                           : std::min(size + add, kMaxInlinedInstructions + 1);
+    }
+    return size;
+  }
+
+  std::string chain_text(const std::string& last) const {
+    std::string chain;
+    for (uint32_t g : stack_) chain += m_.functions[g].name + " -> ";
+    return chain + last;
+  }
+
   const ir::Module& m_;
   std::vector<State> state_;
   std::vector<Problem> problem_;
+  std::vector<uint64_t> inlined_size_;
   std::vector<uint32_t> stack_;
   std::vector<uint32_t> order_;
 };
@@ -529,14 +567,40 @@ void rewrite_promoted(const ir::Module& m, ir::Function& F, const std::unordered
   }
 }
 
+// The kernel keeps its name, parameters and variables (so that reports can
+// list it) and a body of one `ret`.
+void reject_kernel(ir::Function& kernel, std::string diagnostic) {
+  ir::Instruction ret;
+  ret.op = Opcode::Ret;
+  ret.loc = kernel.loc;
+  ret.text = "ret";
+  kernel.insts.assign(1, std::move(ret));
+  kernel.labels.clear();
+  kernel.blocks.clear();
+  kernel.rejected = std::move(diagnostic);
+}
+
 }  // namespace
 
 void inline_calls(ir::Module& module) {
   CallGraph graph(module);
+  // A kernel whose call tree cannot be inlined is rejected on its own: it
+  // keeps its diagnostic (given when it is launched or inspected) and an
+  // empty body, and the module's other kernels stay usable. A module none of
+  // whose kernels can be inlined is an error at load, as a single-kernel file is.
+  std::vector<uint32_t> rejected;
+  size_t kernels = 0;
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
-    if (!module.functions[f].is_entry || graph.ok(f)) continue;
+    if (!module.functions[f].is_entry) continue;
+    ++kernels;
+    if (!graph.ok(f)) rejected.push_back(f);
+  }
+  for (uint32_t f : rejected) {
     const Problem& p = graph.problem(f);
-    fail(module, module.functions[p.func].insts[p.inst], p.what);
+    const ir::Instruction& at = module.functions[p.func].insts[p.inst];
+    if (rejected.size() == kernels) fail(module, at, p.what);
+    reject_kernel(module.functions[f],
+                  ptx::ptx_error_message(module.file, at.loc.line, at.loc.column, p.what, at.text));
   }
   for (uint32_t f : graph.order()) {
     Inliner(module, f).run();

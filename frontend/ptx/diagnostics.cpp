@@ -64,8 +64,8 @@ std::string quote_source_text(std::string_view text, size_t max_chars, bool mark
   return shown;
 }
 
-[[noreturn]] void throw_ptx_error(const std::string& file, uint32_t line, uint32_t column,
-                                  const std::string& what, std::string_view near) {
+std::string ptx_error_message(const std::string& file, uint32_t line, uint32_t column,
+                              const std::string& what, std::string_view near) {
   // Keep the quoted context short and on one line.
   std::string msg = file + ":" + std::to_string(line) + ":" + std::to_string(column) +
                     ": error: " + what;
@@ -73,7 +73,12 @@ std::string quote_source_text(std::string_view text, size_t max_chars, bool mark
     msg += " near end of file";
   else
     msg += " near '" + quote_source_text(near, 60) + "'";
-  throw Error(ErrorKind::Ptx, msg);
+  return msg;
+}
+
+[[noreturn]] void throw_ptx_error(const std::string& file, uint32_t line, uint32_t column,
+                                  const std::string& what, std::string_view near) {
+  throw Error(ErrorKind::Ptx, ptx_error_message(file, line, column, what, near));
 }
 
 }  // namespace simtlm::frontend::ptx

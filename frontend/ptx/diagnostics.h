@@ -14,6 +14,12 @@ namespace simtlm::frontend::ptx {
 // characters) as \xNN.
 std::string quote_source_text(std::string_view text, size_t max_chars, bool mark_cut = true);
 
+// The message of such an error, for a diagnostic that is kept rather than
+// thrown at once (a kernel the inliner rejects while the module's other
+// kernels stay usable).
+std::string ptx_error_message(const std::string& file, uint32_t line, uint32_t column,
+                              const std::string& what, std::string_view near);
+
 [[noreturn]] void throw_ptx_error(const std::string& file, uint32_t line, uint32_t column,
                                   const std::string& what, std::string_view near);
 

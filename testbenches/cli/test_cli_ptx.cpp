@@ -91,6 +91,29 @@ TEST_F(PtxCliTest, KernelFilterAndUnknownKernel) {
   EXPECT_THAT(r.err, HasSubstr("vec_add, bounded, capped"));
 }
 
+TEST_F(PtxCliTest, AKernelWithAnUnsupportedCallIsReportedAloneAndTheOthersRun) {
+  // vec.ptx plus a kernel that calls a recursive function: only that kernel
+  // is refused (at launch, naming the call chain); vec_add still runs.
+  write("vec.ptx", std::string(kVecAddPtx) +
+                       "\n.func rec()\n{\n\tcall.uni rec, ();\n\tret;\n}\n"
+                       ".entry uses_rec()\n{\n\tcall.uni rec, ();\n\tret;\n}\n");
+  CliResult r = run({"ptx", "vec.ptx"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("kernel vec_add"));
+  EXPECT_THAT(r.out, ContainsRegex("rejected +vec\\.ptx:[0-9]+:[0-9]+: error: recursive call to 'rec'"));
+  r = run({"ptx", "vec.ptx", "--kernel", "uses_rec"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("call chain: uses_rec -> rec -> rec"));
+
+  write_floats("a.bin", std::vector<float>(100, 1.0f));
+  spec(100);
+  r = launch();
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = run({"ptx", "vec.ptx", "--kernel", "uses_rec", "--launch", "spec.json", "--backend", "functional"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("recursive call to 'rec'"));
+}
+
 TEST_F(PtxCliTest, MalformedPtxGivesFileLineColumn) {
   const MalformedPtx bad = malformed_vec_add();
   write("bad.ptx", bad.text);

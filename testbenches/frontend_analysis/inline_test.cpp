@@ -548,5 +548,75 @@ TEST(Inline, SixtyFourBitParametersBecomeTypedMoves) {
   EXPECT_EQ(imm.ops[1].imm, 7u);
 }
 
+
+// 21 functions, each calling the next twice: inlining would copy the last
+// one 2^20 times. The kernel is refused before any copy, as a PTX error
+// naming the call chain (it used to take 15 GB and end as an internal error).
+std::string doubling_chain_ptx(int levels) {
+  std::string ptx = std::string(kHeader) + ".func f0()\n{\n\tret;\n}\n";
+  for (int i = 1; i < levels; ++i) {
+    ptx += ".func f" + std::to_string(i) + "()\n{\n\tcall.uni f" + std::to_string(i - 1) +
+           ", ();\n\tcall.uni f" + std::to_string(i - 1) + ", ();\n\tret;\n}\n";
+  }
+  return ptx + ".entry k()\n{\n\tcall.uni f" + std::to_string(levels - 1) + ", ();\n\tret;\n}\n";
+}
+
+TEST(Inline, ExponentialInliningIsAPtxErrorNamingTheChain) {
+  try {
+    load(doubling_chain_ptx(21), "chain.ptx");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Ptx);
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("chain.ptx:", 0), 0u) << msg;
+    EXPECT_NE(msg.find("more than 1000000 instructions"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("call chain: k -> f20 -> f19 -> "), std::string::npos) << msg;
+  }
+}
+
+TEST(Inline, ModerateNestedInliningStaysBelowTheCap) {
+  // 2^9 copies of f0's body: well within the limit, fully inlined.
+  auto m = load(doubling_chain_ptx(10));
+  const ir::Function* k = m->find_kernel("k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->rejected.empty());
+  EXPECT_TRUE(call_free(*k));
+}
+
+TEST(Inline, AKernelThatCannotBeInlinedIsRejectedAloneAndTheOthersLoad) {
+  const std::string ptx = std::string(kHeader) + R"(
+.func r()
+{
+	call.uni r, ();
+	ret;
+}
+.entry bad()
+{
+	call.uni r, ();
+	ret;
+}
+.entry good(.param .u64 p)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, 7;
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+)";
+  auto m = load(ptx, "two.ptx");
+  const ir::Function* good = m->find_kernel("good");
+  const ir::Function* bad = m->find_kernel("bad");
+  ASSERT_NE(good, nullptr);
+  ASSERT_NE(bad, nullptr);
+  EXPECT_TRUE(good->rejected.empty());
+  EXPECT_TRUE(good->analysis.done);
+  EXPECT_EQ(bad->rejected.rfind("two.ptx:", 0), 0u) << bad->rejected;
+  EXPECT_NE(bad->rejected.find("recursive call to 'r'"), std::string::npos) << bad->rejected;
+  ASSERT_EQ(bad->insts.size(), 1u);
+  EXPECT_EQ(bad->insts[0].op, Opcode::Ret);
+}
+
 }  // namespace
 }  // namespace simtlm::frontend
