@@ -149,11 +149,71 @@ std::vector<uint8_t> scalar_bytes(const LaunchSpec& spec, const std::string& pat
   return bytes;
 }
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A by-value aggregate (`.param .align 8 .b8 p[56]`): its bytes as given,
+// {"bytes": "01 02 ff ..."} (hex, spaces allowed), {"bytes": [1, 2, 255]}, or
+// {"file": "p.bin"} (the file's bytes, resolved against the spec's folder).
+std::vector<uint8_t> raw_bytes(const LaunchSpec& spec, const std::string& path, const json& j) {
+  std::vector<uint8_t> out;
+  if (j.contains("file")) {
+    check_keys(spec, path, j, {"file"});
+    if (!j["file"].is_string()) spec.fail(path + ".file", "expected a path string, got " + kind_of(j["file"]));
+    const fs::path file = spec.dir / j["file"].get<std::string>();
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) spec.fail(path + ".file", "input file '" + file.string() + "' not found");
+    if (fs::file_size(file, ec) > kMaxRawArgBytes)
+      spec.fail(path + ".file", "input file '" + file.string() + "' is larger than a kernel's parameters can be (" +
+                                    std::to_string(kMaxRawArgBytes) + " bytes)");
+    std::ifstream in(file, std::ios::binary);
+    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) spec.fail(path + ".file", "cannot read '" + file.string() + "'");
+    return out;
+  }
+  check_keys(spec, path, j, {"bytes"});
+  const json& b = j["bytes"];
+  const std::string bp = path + ".bytes";
+  if (b.is_array()) {
+    for (size_t i = 0; i < b.size(); ++i)
+      out.push_back(static_cast<uint8_t>(get_uint(spec, bp + "[" + std::to_string(i) + "]", b[i], 0, 255)));
+  } else if (b.is_string()) {
+    const std::string text = b.get<std::string>();
+    int high = -1;
+    for (char c : text) {
+      if (c == ' ' || c == '\t' || c == '\n') {
+        if (high >= 0) spec.fail(bp, "odd number of hex digits before a space");
+        continue;
+      }
+      const int d = hex_digit(c);
+      if (d < 0) spec.fail(bp, std::string("'") + c + "' is not a hex digit");
+      if (high < 0) {
+        high = d;
+      } else {
+        out.push_back(static_cast<uint8_t>(high * 16 + d));
+        high = -1;
+      }
+    }
+    if (high >= 0) spec.fail(bp, "odd number of hex digits");
+  } else {
+    spec.fail(bp, "expected a hex string or an array of byte values, got " + kind_of(b));
+  }
+  if (out.size() > kMaxRawArgBytes)
+    spec.fail(bp, std::to_string(out.size()) + " bytes, more than a kernel's parameters can be (" +
+                      std::to_string(kMaxRawArgBytes) + ")");
+  return out;
+}
+
 ArgSpec parse_arg(const LaunchSpec& spec, size_t index, const json& j) {
   ArgSpec arg;
   arg.path = "args[" + std::to_string(index) + "]";
   if (!j.is_object())
-    spec.fail(arg.path, "expected an object ({\"type\": ..., \"value\": ...} or {\"buffer\": ...}), got " +
+    spec.fail(arg.path, "expected an object ({\"type\": ..., \"value\": ...}, {\"buffer\": ...}, "
+                        "{\"bytes\": ...} or {\"file\": ...}), got " +
                             kind_of(j));
   if (j.contains("buffer")) {
     check_keys(spec, arg.path, j, {"buffer", "offset"});
@@ -165,8 +225,13 @@ ArgSpec parse_arg(const LaunchSpec& spec, size_t index, const json& j) {
       arg.offset = get_uint(spec, arg.path + ".offset", j["offset"], 0, UINT64_MAX);
     return arg;
   }
+  if (j.contains("bytes") || j.contains("file")) {
+    arg.type = kRawBytesType;
+    arg.bytes = raw_bytes(spec, arg.path, j);
+    return arg;
+  }
   check_keys(spec, arg.path, j, {"type", "value"});
-  if (!j.contains("type")) spec.fail(arg.path, "missing 'type' (or 'buffer')");
+  if (!j.contains("type")) spec.fail(arg.path, "missing 'type' (or 'buffer', 'bytes', 'file')");
   if (!j.contains("value")) spec.fail(arg.path, "missing 'value'");
   ir::DataType type = get_type(spec, arg.path + ".type", j["type"]);
   arg.type = std::string(ir::type_name(type));

@@ -7,7 +7,9 @@
 //     "registers_per_thread": n (1..255, optional: the kernel's register count
 //                                for CTA admission, instead of ptxas's),
 //     "args": [ {"type": "u32|s32|u64|s64|f32|f64|...", "value": v}
-//             | {"buffer": "name", "offset": bytes (optional)} ],
+//             | {"buffer": "name", "offset": bytes (optional)}
+//             | {"bytes": "hex digits" | [byte, ...]} | {"file": "arg.bin"} ],
+//              (the last two: a by-value aggregate .param, its exact bytes)
 //     "buffers": { "name": { "size_bytes": n,
 //                            "init": "zero" | {"random": seed, "type": "f32"} | {"file": "in.bin"},
 //                            "output": "out.bin" } }
@@ -25,12 +27,17 @@
 
 namespace simtlm::cli {
 
+// ArgSpec::type of an argument given as raw bytes ({"bytes": ...} / {"file": ...}).
+inline constexpr const char* kRawBytesType = "bytes";
+// Largest raw-bytes argument: CUDA's limit on a kernel's parameters (32764 bytes).
+inline constexpr uint64_t kMaxRawArgBytes = 32764;
+
 struct ArgSpec {
   std::string path;             // "args[2]", for messages
   bool is_buffer = false;
   std::string buffer;           // buffer argument: its name ...
   uint64_t offset = 0;          // ... and a byte offset added to its address
-  std::string type;             // scalar argument: type name ("u32") ...
+  std::string type;             // scalar argument: type name ("u32", or kRawBytesType) ...
   std::vector<uint8_t> bytes;   // ... and value, little-endian
 };
 

@@ -50,8 +50,9 @@ void check_args(const LaunchSpec& spec, const ir::Module& module, const ir::Func
     if (given != expected)
       spec.fail(arg.path, (arg.is_buffer ? "buffer '" + arg.buffer + "' is a " +
                                                std::to_string(given) + "-byte pointer"
-                                         : "type " + arg.type + " has " + std::to_string(given) +
-                                               " bytes") +
+                                         : (arg.type == kRawBytesType ? std::string("the bytes given are ")
+                                                                      : "type " + arg.type + " has ") +
+                                               std::to_string(given) + " bytes") +
                               " but parameter '" + param.name + "' of " + k + " is " +
                               runtime::param_type_text(param) + " (" + std::to_string(expected) +
                               " bytes)");

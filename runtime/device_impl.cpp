@@ -82,6 +82,7 @@ LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_na
                                const LaunchConfig& config, const KernelArgs& args) {
   const LoadedModule& loaded = module(handle);
   runtime::check_launch_config(runtime::find_kernel(*loaded.module, kernel_name), config, options_);
+  runtime::check_register_limit(runtime::find_kernel(*loaded.module, kernel_name), config_of(options_));
   const ir::Module& module = module_for_launch(handle, config.block);
   const ir::Function& kernel = runtime::find_kernel(module, kernel_name);
 

@@ -16,6 +16,14 @@ namespace simtlm::runtime {
 // Decides the count of every kernel of `module`. A toolchain count above
 // gpu.sm.max_registers_per_thread is capped at it (a compiler for the
 // configured GPU spills rather than exceed its limit), and the detail says so.
+// Whatever the source, a count above the limit is capped
+// (gpu.sm.register_limit_policy = cap) or left as it is for
+// check_register_limit to refuse at launch (= reject).
 void choose_register_counts(ir::Module& module, const Config& config, const RegisterCountLookup& known);
+
+// Error(Launch) naming the kernel, its count and source and both keys when the
+// count chosen above exceeds gpu.sm.max_registers_per_thread (only possible
+// with gpu.sm.register_limit_policy = reject).
+void check_register_limit(const ir::Function& kernel, const Config& config);
 
 }  // namespace simtlm::runtime

@@ -31,8 +31,10 @@ std::vector<KernelResources> kernel_resources(const Workload& workload) {
 }
 
 uint32_t KernelResources::admission_regs(const Config& config) const {
-  if (config.str("gpu.sm.register_count_source") != "ptxas" || !ptxas || ptxas->registers == 0) return regs_per_thread;
-  return std::min(ptxas->registers, config.u32("gpu.sm.max_registers_per_thread"));
+  const bool ptxas_count = config.str("gpu.sm.register_count_source") == "ptxas" && ptxas && ptxas->registers != 0;
+  const uint32_t count = ptxas_count ? ptxas->registers : regs_per_thread;
+  if (config.str("gpu.sm.register_limit_policy") != "cap") return count;  // a launch would be refused
+  return std::min(count, config.u32("gpu.sm.max_registers_per_thread"));
 }
 
 models::OccupancyLimits occupancy_on(const Config& config, const KernelResources& kernel) {

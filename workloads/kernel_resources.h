@@ -26,7 +26,8 @@ struct KernelResources {
 
   uint64_t shared_bytes() const { return static_shared_bytes + shape.dynamic_shared_bytes; }
   // The count CTA admission uses on `config` (gpu.sm.register_count_source;
-  // ptxas's capped at gpu.sm.max_registers_per_thread, as runtime/register_counts.h).
+  // capped at gpu.sm.max_registers_per_thread under register_limit_policy = cap, as
+  // runtime/register_counts.h).
   uint32_t admission_regs(const Config& config) const;
 };
 

@@ -65,11 +65,20 @@ void sm_keys(std::vector<ConfigKey>& t) {
                 "Registers per thread that CTA admission uses: ptxas's count where one is known (recorded for "
                 "the built-in workloads, from running ptxas on a user's PTX, or registers_per_thread of a "
                 "launch spec), else our allocator's estimate (the summary says which); or always our "
-                "allocator's estimate. A ptxas count above gpu.sm.max_registers_per_thread is capped at it.",
+                "allocator's estimate. A count above gpu.sm.max_registers_per_thread is handled as "
+                "gpu.sm.register_limit_policy says.",
                 "simtlm decision, as GPGPU-Sim (which takes ptxas's count); docs/register-allocation.md"));
   t.push_back(U("gpu.sm.max_registers_per_thread", 63, "registers", 1, 255,
-                "Largest register count a kernel may use per thread; launches above it are rejected.",
+                "Largest register count a kernel may use per thread (a count above it: "
+                "gpu.sm.register_limit_policy).",
                 "CUDA compute capability 2.0 limit (63); Hayes §5 (seed note 001 §2.1)"));
+  t.push_back(E("gpu.sm.register_limit_policy", "cap", {"cap", "reject"},
+                "A kernel whose register count (from any gpu.sm.register_count_source) exceeds "
+                "gpu.sm.max_registers_per_thread: cap = admit it at the limit, as a compiler for this GPU "
+                "would (it spills the rest; the spill instructions themselves are not simulated, the "
+                "count's detail says 'capped'); reject = the launch is an error naming the kernel, its "
+                "count and both keys.",
+                "simtlm decision (docs/register-allocation.md, 'Counts above the limit')"));
   t.push_back(U("gpu.sm.shared_memory_bytes", 48 * KiB, "bytes", 0, 16 * MiB,
                 "Shared memory (scratchpad) per SM. Jatala's scratchpad-sharing runs use 16384.",
                 "GPGPU-Sim -gpgpu_shmem_size 49152; Jatala Table 2.3 (48 KB for register-sharing runs)"));

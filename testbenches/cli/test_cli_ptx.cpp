@@ -219,6 +219,68 @@ TEST_F(PtxCliTest, SpecBadValues) {
   expect_spec_error([](nlohmann::json& j) { j.erase("block"); }, "spec.json: missing 'block'");
 }
 
+TEST_F(PtxCliTest, ByValueAggregateParametersTakeRawBytesOrAFile) {
+  write("agg.ptx", R"(.version 7.5
+.target sm_75
+.address_size 64
+.visible .entry agg(.param .align 8 .b8 agg_param_0[16], .param .u64 out)
+{
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<3>;
+	ld.param.u32 %r1, [agg_param_0];
+	ld.param.u32 %r2, [agg_param_0+12];
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	st.global.u32 [%rd2], %r1;
+	st.global.u32 [%rd2+4], %r2;
+	ret;
+}
+)");
+  auto run_with = [&](const nlohmann::json& first) {
+    nlohmann::json j = {{"grid", 1}, {"block", 1}, {"args", {first, {{"buffer", "o"}}}},
+                        {"buffers", {{"o", {{"size_bytes", 8}, {"output", "o.bin"}}}}}};
+    write("agg.json", j.dump());
+    return run({"ptx", "agg.ptx", "--launch", "agg.json", "--backend", "functional"});
+  };
+  CliResult r = run_with({{"bytes", "2a000000 00000000 00000000 efbeadde"}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string out = read_text(path("o.bin"));
+  ASSERT_EQ(out.size(), 8u);
+  uint32_t got[2];
+  std::memcpy(got, out.data(), 8);
+  EXPECT_EQ(got[0], 42u);
+  EXPECT_EQ(got[1], 0xdeadbeefu);
+
+  std::string file(16, '\0');
+  file[0] = 7;
+  file[12] = 9;
+  write("agg.bin", file);
+  r = run_with({{"file", "agg.bin"}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  out = read_text(path("o.bin"));
+  std::memcpy(got, out.data(), 8);
+  EXPECT_EQ(got[0], 7u);
+  EXPECT_EQ(got[1], 9u);
+
+  std::vector<int> sixteen(16, 0);
+  sixteen[0] = 5;
+  r = run_with({{"bytes", sixteen}});
+  EXPECT_EQ(r.code, 0) << r.err;
+
+  r = run_with({{"bytes", "2a00"}});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("args[0]: the bytes given are 2 bytes but parameter 'agg_param_0'"));
+  r = run_with({{"bytes", "2g"}});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("args[0].bytes: 'g' is not a hex digit"));
+  r = run_with({{"bytes", {1, 256}}});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("args[0].bytes[1]"));
+  r = run_with({{"file", "nosuch.bin"}});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("args[0].file: input file"));
+}
+
 TEST_F(PtxCliTest, SpecUnknownKeysAndInits) {
   expect_spec_error([](nlohmann::json& j) { j["buffers"]["c"]["sise_bytes"] = 4; },
                     "spec.json: buffers.c: unknown key 'sise_bytes'");

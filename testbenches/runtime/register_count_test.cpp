@@ -9,6 +9,7 @@
 
 #include "runtime/device_impl.h"
 #include "simtlm/device.h"
+#include "simtlm/error.h"
 
 namespace simtlm {
 namespace {
@@ -124,6 +125,46 @@ TEST(RegisterCount, WithoutALookupEveryKernelFallsBack) {
   const LaunchStats s = launch_store(dev, h);
   EXPECT_EQ(s.register_count_source, "allocator_fallback");
   EXPECT_EQ(s.regs_per_thread, analysis_of(dev, h, "store").allocator_regs_per_thread);
+}
+
+TEST(RegisterCount, RejectPolicyRefusesALaunchAboveTheLimitNamingTheKeys) {
+  DeviceOptions o = options("ptxas", knows(100));
+  auto cfg = std::make_shared<Config>(*o.config);
+  cfg->set("gpu.sm.register_limit_policy", "reject");
+  o.config = cfg;
+  Device dev(o);
+  const ModuleHandle h = dev.load_module_string(kStore, "m.ptx");
+  EXPECT_EQ(analysis_of(dev, h, "store").regs_per_thread, 100u);  // not capped
+  try {
+    launch_store(dev, h);
+    FAIL() << "expected the launch to be refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Launch);
+    const std::string msg = e.what();
+    EXPECT_THAT(msg, HasSubstr("kernel 'store' uses 100 registers per thread (test table)"));
+    EXPECT_THAT(msg, HasSubstr("gpu.sm.max_registers_per_thread = 63"));
+    EXPECT_THAT(msg, HasSubstr("gpu.sm.register_limit_policy = reject"));
+  }
+  // A kernel within the limit still launches.
+  LaunchConfig c;
+  c.block = Dim3(32);
+  EXPECT_NO_THROW(dev.launch(h, "other", c, KernelArgs()));
+}
+
+TEST(RegisterCount, AnAllocatorEstimateAboveTheLimitIsCappedLikeAToolchainCount) {
+  // A limit below the allocator's estimate for "store" (it needs a few registers).
+  auto cfg = std::make_shared<Config>();
+  cfg->set("gpu.sm.register_count_source", "allocator");
+  cfg->set("gpu.sm.max_registers_per_thread", "1");
+  DeviceOptions o;
+  o.config = cfg;
+  Device dev(o);
+  const ModuleHandle h = dev.load_module_string(kStore, "m.ptx");
+  const ir::FunctionAnalysis& a = analysis_of(dev, h, "store");
+  ASSERT_GT(a.allocator_regs_per_thread, 1u);
+  EXPECT_EQ(a.regs_per_thread, 1u);
+  EXPECT_THAT(a.regs_source_detail,
+              HasSubstr(std::to_string(a.allocator_regs_per_thread) + " capped at gpu.sm.max_registers_per_thread = 1"));
 }
 
 }  // namespace
