@@ -38,6 +38,7 @@ std::string RunConsole::progress_text(const LaunchProgress& p, double launch_sec
   s += std::to_string(p.warp_instructions) + " warp instructions, CTAs " + std::to_string(p.ctas_done) + "/" +
        std::to_string(p.ctas_total) + ", " + seconds(launch_seconds);
   if (p.ctas_done >= p.ctas_total) return s + " (done)";
+  if (!p.hint.empty()) return s + "; " + p.hint;  // an ETA would be meaningless
   if (p.ctas_done == 0) return s;  // no rate to extrapolate yet
   const double left = launch_seconds * static_cast<double>(p.ctas_total - p.ctas_done) / static_cast<double>(p.ctas_done);
   return s + ", ETA " + seconds(left);

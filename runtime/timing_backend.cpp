@@ -29,14 +29,15 @@ TimingBackend::TimingBackend(const DeviceOptions& options) : progress_(options.p
   platform_->keep_kernel_windows(options.launch_records);
   if (progress_) {
     platform_->set_progress_callback([this](const platforms::RunProgress& p) {
-      report_progress(p.kernel, p.cycles, p.warp_instructions, p.ctas_done, p.ctas_total);
+      report_progress(p.kernel, p.cycles, p.warp_instructions, p.ctas_done, p.ctas_total, p.hint);
     });
   }
 }
 
 void TimingBackend::report_progress(const std::string& kernel, uint64_t cycles, uint64_t warp_instructions,
-                                    uint64_t ctas_done, uint64_t ctas_total) {
-  progress_(LaunchProgress{launch_index_, kernel, /*timed=*/true, cycles, warp_instructions, ctas_done, ctas_total});
+                                    uint64_t ctas_done, uint64_t ctas_total, const std::string& hint) {
+  progress_(LaunchProgress{launch_index_, kernel, /*timed=*/true, cycles, warp_instructions, ctas_done, ctas_total,
+                           hint});
 }
 
 TimingBackend::~TimingBackend() {

@@ -38,7 +38,7 @@ class TimingBackend final : public LaunchBackend {
 
  private:
   void report_progress(const std::string& kernel, uint64_t cycles, uint64_t warp_instructions, uint64_t ctas_done,
-                       uint64_t ctas_total);
+                       uint64_t ctas_total, const std::string& hint = "");
 
   std::unique_ptr<platforms::Platform> platform_;
   std::function<void(const LaunchProgress&)> progress_;

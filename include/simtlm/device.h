@@ -103,6 +103,7 @@ struct LaunchProgress {
   uint64_t warp_instructions = 0;  // issued since the launch started
   uint64_t ctas_done = 0;
   uint64_t ctas_total = 0;
+  std::string hint;                // timing: "possible livelock: ..." when suspected, else ""
 };
 
 // A kernel's registers per thread as the toolchain reports them (ptxas's

@@ -22,6 +22,10 @@ void sim_keys(std::vector<ConfigKey>& t) {
                 "Stop a timing launch that reaches this many core cycles, exactly at that cycle, with a launch error (exit 2) naming the key (0 = run to completion).", kDecision));
   t.push_back(U("sim.max_instructions", 0, "warp instructions", 0, kU64Max,
                 "Stop a launch that has run this many warp instructions, with a launch error (exit 2) naming the key: the timing backend overshoots by at most one instruction per scheduler, the functional backend stops exactly (0 = unlimited).", kDecision));
+  t.push_back(U("sim.livelock_hint_cycles", 1000000, "core cycles", 0, kU64Max,
+                "Timing backend: when warps keep issuing but no global store, atomic or CTA completion has "
+                "happened for this many core cycles, the progress line and a sim.max_cycles/max_instructions "
+                "stop say a livelock is suspected (a hint only: the launch goes on; 0 = never).", kDecision));
   t.push_back(U("sim.printf_buffer_bytes", 1u << 20, "bytes", 1, 1ULL << 40,
                 "Capacity of one launch's printf output (CUDA's cudaLimitPrintfFifoSize, 1 MB by default). "
                 "The formatted text of the calls that fit, taken in the output order (CTA, thread, program "

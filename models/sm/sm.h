@@ -132,6 +132,9 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   const CtaTable& cta_table() const { return ctas_; }
   // Watchdog: warp instructions issued so far, and the cycle of the last issue.
   uint64_t progress() const { return stats_.warp_instructions; }
+  // Instructions with an effect outside the SM (global stores, atomics): the
+  // platform's livelock hint watches for them.
+  uint64_t visible_effects() const { return stats_.global_store_instructions + stats_.atomic_instructions; }
   uint64_t last_issue_cycle() const { return issue_.last_issue_cycle(); }
   // One line per resident warp saying what it waits on (barrier, register,
   // memory, pipeline, fetch), plus LD/ST and policy state.

@@ -39,6 +39,7 @@ Platform::Platform(const sc_core::sc_module_name& name, const Config& cfg)
   limits_.watchdog_cycles = cfg_.u64("sim.watchdog_cycles");
   limits_.max_cycles = cfg_.u64("sim.max_cycles");
   limits_.max_instructions = cfg_.u64("sim.max_instructions");
+  limits_.livelock_hint_cycles = cfg_.u64("sim.livelock_hint_cycles");
   limits_.issue_per_cycle = cfg_.u64("gpu.num_sms") * cfg_.u64("gpu.sm.schedulers") *
                             cfg_.u64("gpu.sm.scheduler.max_issue_per_warp");
 }
@@ -174,6 +175,8 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   launch_.end_cycle = launch_.start_cycle;
   launch_.last_progress_cycle = launch_.start_cycle;
   launch_.last_report_cycle = launch_.start_cycle;
+  launch_.effects = visible_effects_now();
+  launch_.last_effect_cycle = launch_.start_cycle;
   launch_.start_instructions = warp_instructions_now();
   const uint64_t threads_before = thread_instructions_now();
 
@@ -281,11 +284,33 @@ void Platform::cta_done(Sm& sm, uint64_t cta) {
   dispatch();
 }
 
-std::string Platform::limit_message(const char* key, uint64_t limit, const char* what) const {
+std::string Platform::limit_message(const char* key, uint64_t limit, const char* what, const std::string& hint) const {
   return "kernel '" + launch_.kernel + "' stopped at " + key + " = " + std::to_string(limit) + " " + what + " (" +
          std::to_string(core_clock_.now() - launch_.start_cycle) + " core cycles and " +
          std::to_string(warp_instructions_now() - launch_.start_instructions) + " warp instructions into the launch; " +
-         std::to_string(launch_.done_ctas) + " of " + std::to_string(launch_.total_ctas) + " CTAs completed)";
+         std::to_string(launch_.done_ctas) + " of " + std::to_string(launch_.total_ctas) + " CTAs completed)" +
+         (hint.empty() ? "" : "; " + hint);
+}
+
+uint64_t Platform::visible_effects_now() const {
+  uint64_t n = launch_.done_ctas;
+  for (const auto& sm : sms_) n += sm->visible_effects();
+  return n;
+}
+
+std::string Platform::livelock_hint(uint64_t now, uint64_t progress) {
+  const uint64_t effects = visible_effects_now();
+  if (effects != launch_.effects) {
+    launch_.effects = effects;
+    launch_.last_effect_cycle = now;
+  }
+  const uint64_t quiet = now - launch_.last_effect_cycle;
+  const uint64_t window = limits_.livelock_hint_cycles;
+  // Issuing recently (else it is the watchdog's deadlock), yet quiet for the window.
+  if (window == 0 || quiet < window || now - progress >= window) return "";
+  return "possible livelock: warps issue but no global store, atomic or CTA completion for " +
+         std::to_string(quiet) + " core cycles (sim.livelock_hint_cycles = " + std::to_string(window) +
+         "; a warp spinning on a flag nothing will set?)";
 }
 
 void Platform::monitor_method() {
@@ -300,14 +325,15 @@ void Platform::monitor_method() {
     fail(std::make_exception_ptr(Error(ErrorKind::Deadlock, deadlock_report(now, now - progress))));
     return;
   }
+  const std::string hint = livelock_hint(now, progress);
   if (l.max_cycles != 0 && now - launch_.start_cycle >= l.max_cycles) {
     fail(std::make_exception_ptr(
-        Error(ErrorKind::Launch, limit_message("sim.max_cycles", l.max_cycles, "core cycles"))));
+        Error(ErrorKind::Launch, limit_message("sim.max_cycles", l.max_cycles, "core cycles", hint))));
     return;
   }
   if (l.max_instructions != 0 && instructions - launch_.start_instructions >= l.max_instructions) {
-    fail(std::make_exception_ptr(
-        Error(ErrorKind::Launch, limit_message("sim.max_instructions", l.max_instructions, "warp instructions"))));
+    fail(std::make_exception_ptr(Error(
+        ErrorKind::Launch, limit_message("sim.max_instructions", l.max_instructions, "warp instructions", hint))));
     return;
   }
   if (progress_cb_ && now - launch_.last_report_cycle >= l.progress_every) {
@@ -318,6 +344,7 @@ void Platform::monitor_method() {
     p.warp_instructions = instructions - launch_.start_instructions;
     p.ctas_done = launch_.done_ctas;
     p.ctas_total = launch_.total_ctas;
+    p.hint = hint;
     progress_cb_(p);
   }
   monitor_ev_.notify(core_clock_.period() * static_cast<double>(cycles_to_next_check(now, progress, instructions)));

@@ -62,6 +62,7 @@ struct RunProgress {
   uint64_t warp_instructions = 0;  // since the launch started
   uint64_t ctas_done = 0;
   uint64_t ctas_total = 0;
+  std::string hint;                // "possible livelock: ..." (sim.livelock_hint_cycles) or ""
 };
 
 struct LaunchFigures {
@@ -172,6 +173,10 @@ class Platform : public sc_core::sc_module {
     uint64_t start_instructions = 0;
     uint64_t last_progress_cycle = 0;
     uint64_t last_report_cycle = 0;
+    // Livelock hint: global stores + atomics + completed CTAs at the monitor's
+    // last look, and the cycle that count last changed.
+    uint64_t effects = 0;
+    uint64_t last_effect_cycle = 0;
   };
   // sim.* limits and the monitor's period.
   struct Limits {
@@ -181,6 +186,7 @@ class Platform : public sc_core::sc_module {
     uint64_t issue_per_cycle = 1;  // most warp instructions the GPU issues in one cycle
     uint64_t monitor_every = 4096;
     uint64_t progress_every = 20000;
+    uint64_t livelock_hint_cycles = 0;
   };
   // <name>.cycles / .launches / .ctas.
   struct Totals {
@@ -214,7 +220,12 @@ class Platform : public sc_core::sc_module {
   // so that the watchdog and sim.max_cycles act at their exact cycle and
   // sim.max_instructions within one cycle's issue of its bound.
   uint64_t cycles_to_next_check(uint64_t now, uint64_t progress, uint64_t instructions) const;
-  std::string limit_message(const char* key, uint64_t limit, const char* what) const;
+  std::string limit_message(const char* key, uint64_t limit, const char* what, const std::string& hint) const;
+  // Warps issue but nothing visible happens (no global store, atomic or CTA
+  // completion) for sim.livelock_hint_cycles: the text saying so, else "".
+  // Updates the launch's effect count first.
+  std::string livelock_hint(uint64_t now, uint64_t progress);
+  uint64_t visible_effects_now() const;
 
   Config cfg_;
   models::Clock core_clock_;

@@ -113,5 +113,61 @@ TEST(Watchdog, WithTheWatchdogAndLimitsOffADeadlockStillEnds) {
   EXPECT_NE(std::string(e.what()).find("barrier"), std::string::npos) << e.what();
 }
 
+// A warp spinning on a flag nobody sets issues forever (no deadlock for the
+// watchdog) but has no visible effect: a limit's stop and the progress line
+// say a livelock is suspected.
+const char* kSpinPtx = R"(.version 7.5
+.target sm_75
+.address_size 64
+.visible .entry spin(.param .u64 flag)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [flag];
+	cvta.to.global.u64 %rd2, %rd1;
+$L_wait:
+	ld.volatile.global.u32 %r1, [%rd2];
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 bra $L_wait;
+	ret;
+}
+)";
+
+TEST(Watchdog, ASpinningKernelStoppedByALimitGetsALivelockHint) {
+  DeviceOptions o = timing_options(make_config(
+      {"gpu.num_sms=1", "sim.max_cycles=100000", "sim.livelock_hint_cycles=30000"}));
+  std::vector<std::string> hints;
+  o.progress = [&](const LaunchProgress& p) { hints.push_back(p.hint); };
+  Device dev(o);
+  const ModuleHandle h = dev.load_module_string(kSpinPtx, "spin.ptx");
+  const DevicePtr flag = dev.malloc(4);
+  LaunchConfig lc;
+  lc.grid = Dim3(2);
+  lc.block = Dim3(64);
+  try {
+    dev.launch(h, "spin", lc, KernelArgs().add(flag));
+    FAIL() << "the spinning launch completed";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("stopped at sim.max_cycles = 100000"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("possible livelock: warps issue but no global store, atomic or CTA completion for"),
+              std::string::npos) << msg;
+    EXPECT_NE(msg.find("sim.livelock_hint_cycles = 30000"), std::string::npos) << msg;
+  }
+  // Progress every 20000 cycles: quiet from the start, so the reports from
+  // 40000 cycles on carry the hint and the first does not.
+  ASSERT_GE(hints.size(), 3u);
+  EXPECT_EQ(hints.front(), "");
+  EXPECT_NE(hints.back().find("possible livelock"), std::string::npos) << hints.back();
+}
+
+TEST(Watchdog, AKernelThatStoresGetsNoLivelockHint) {
+  const std::string msg = limited_vec_add_error(
+      {"gpu.num_sms=1", "sim.max_cycles=30000", "sim.livelock_hint_cycles=5000"}, 512);
+  EXPECT_NE(msg.find("stopped at sim.max_cycles = 30000"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("livelock"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace simtlm::test
