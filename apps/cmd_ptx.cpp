@@ -140,7 +140,15 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
     if (!kernel.empty() && (!module->function_index.count(kernel) || module->find_kernel(kernel)))
       runtime::find_kernel(*module, kernel);  // throws for an unknown or rejected kernel
     print_ptx_report(io.out, *module, kernel);
-    return kExitOk;
+    // The report lists a rejected kernel with its diagnostic; the status
+    // says that not every kernel of the file can run.
+    bool rejected = false;
+    for (const ir::Function& f : module->functions) {
+      if (!f.is_entry || f.rejected.empty() || (!kernel.empty() && f.name != kernel)) continue;
+      io.err << "simtlm: kernel '" << f.name << "' rejected: " << f.rejected << "\n";
+      rejected = true;
+    }
+    return rejected ? kExitUsage : kExitOk;
   }
 
   auto start = std::chrono::steady_clock::now();

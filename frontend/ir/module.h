@@ -147,10 +147,12 @@ struct Function {
   // annotations.h); empty unless a pass that annotates is enabled.
   InstructionAnnotations annotations;
   SourceLoc loc;
-  // Non-empty: this kernel cannot be run, for the reason given (a PTX
+  // Non-empty: this function cannot be run, for the reason given (a PTX
   // diagnostic "file:line:column: error: ..."), while the module's other
-  // kernels can (passes::inline_calls: recursion, indirect calls, inlined
-  // size). Its body is a single `ret`; launching it is that error.
+  // kernels can: an error in its body (the parser), or in its call tree
+  // (passes::inline_calls: recursion, indirect calls, inlined size, a call
+  // to a rejected function). Its body is a single `ret`; launching it is
+  // that error. A module with no usable kernel is an error at load instead.
   std::string rejected;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/ptx/diagnostics.h"
+#include "simtlm/error.h"
 
 namespace simtlm::frontend::passes {
 
@@ -76,6 +77,7 @@ struct Problem {
   std::string what;
   uint32_t func = kNone;
   uint32_t inst = kNone;
+  std::string diagnostic;  // complete message, when the problem is a rejected callee's
 };
 
 class CallGraph {
@@ -107,7 +109,7 @@ class CallGraph {
       const ir::Instruction& inst = fn.insts[i];
       if (inst.op != Opcode::Call) continue;
       auto set_problem = [&](std::string what) {
-        problem_[f] = {std::move(what), f, i};
+        problem_[f] = {std::move(what), f, i, ""};
         bad = true;
       };
       if (!parse_call(inst, cs)) {
@@ -123,6 +125,11 @@ class CallGraph {
       const ir::Function& callee = m_.functions[cs.callee];
       if (callee.is_entry) {
         set_problem("call to kernel '" + callee.name + "' is not allowed");
+        break;
+      }
+      if (!callee.rejected.empty()) {  // the parser refused its body
+        problem_[f] = {"", f, i, callee.rejected};
+        bad = true;
         break;
       }
       if (state_[cs.callee] == kActive) {
@@ -146,7 +153,7 @@ class CallGraph {
         problem_[f] = {"inlining the calls of '" + fn.name + "' would give more than " +
                            std::to_string(kMaxInlinedInstructions) +
                            " instructions (call chain: " + chain_text("...") + ")",
-                       f, at};
+                       f, at, ""};
         bad = true;
       }
     }
@@ -593,14 +600,17 @@ void inline_calls(ir::Module& module) {
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
     if (!module.functions[f].is_entry) continue;
     ++kernels;
-    if (!graph.ok(f)) rejected.push_back(f);
+    if (!module.functions[f].rejected.empty() || !graph.ok(f)) rejected.push_back(f);
   }
   for (uint32_t f : rejected) {
+    if (!module.functions[f].rejected.empty()) continue;  // by the parser
     const Problem& p = graph.problem(f);
     const ir::Instruction& at = module.functions[p.func].insts[p.inst];
-    if (rejected.size() == kernels) fail(module, at, p.what);
-    reject_kernel(module.functions[f],
-                  ptx::ptx_error_message(module.file, at.loc.line, at.loc.column, p.what, at.text));
+    std::string message = p.diagnostic.empty()
+                              ? ptx::ptx_error_message(module.file, at.loc.line, at.loc.column, p.what, at.text)
+                              : p.diagnostic;
+    if (rejected.size() == kernels) throw Error(ErrorKind::Ptx, message);
+    reject_kernel(module.functions[f], std::move(message));
   }
   for (uint32_t f : graph.order()) {
     Inliner(module, f).run();

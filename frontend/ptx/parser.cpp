@@ -36,7 +36,49 @@ std::unique_ptr<Module> Parser::run() {
   scopes_.emplace_back();  // module scope
   parse_module();
   finish_module();
+  throw_if_nothing_usable();
   return std::move(mod_);
+}
+
+size_t Parser::matching_brace(size_t open) const {
+  int depth = 0;
+  for (size_t i = open; i < toks_.size() && toks_[i].kind != TokKind::End; ++i) {
+    if (toks_[i].is('{')) ++depth;
+    if (toks_[i].is('}') && --depth == 0) return i;
+  }
+  return SIZE_MAX;
+}
+
+void Parser::parse_body_or_reject() {
+  const size_t open = pos_;
+  const size_t scopes = scopes_.size();
+  const size_t fixups = call_fixups_.size();
+  try {
+    parse_body();
+  } catch (const Error& e) {
+    const size_t close = matching_brace(open);
+    if (e.kind() != ErrorKind::Ptx || close == SIZE_MAX) throw;  // cannot tell where the body ends
+    scopes_.resize(scopes);
+    call_fixups_.resize(fixups);
+    Instruction ret;
+    ret.op = Opcode::Ret;
+    ret.loc = fn_->loc;
+    ret.text = "ret";
+    fn_->insts.assign(1, std::move(ret));
+    fn_->labels.clear();
+    fn_->locals.clear();
+    fn_->rejected = e.what();
+    pos_ = close + 1;
+  }
+}
+
+void Parser::throw_if_nothing_usable() const {
+  const Function* first_rejected = nullptr;
+  for (const Function& f : mod_->functions) {
+    if (f.is_entry && f.rejected.empty()) return;  // a usable kernel
+    if (!f.rejected.empty() && !first_rejected) first_rejected = &f;
+  }
+  if (first_rejected) throw Error(ErrorKind::Ptx, first_rejected->rejected);
 }
 
 void Parser::fail(const Token& t, const std::string& what) const {
@@ -443,7 +485,7 @@ void Parser::parse_function(bool is_entry, bool visible, bool is_extern, bool we
   make_params(proto.returns, fn_->returns);
   fn_->param_bytes = make_params(proto.params, fn_->params);
 
-  parse_body();
+  parse_body_or_reject();
   scopes_.pop_back();
   fn_ = nullptr;
 }

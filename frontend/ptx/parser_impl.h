@@ -237,6 +237,15 @@ class Parser {
 
   // ---- bodies (body.cpp)
   void parse_body();  // body of fn_
+  // parse_body(), keeping an error in the body as the function's rejection
+  // (Function::rejected) when the body's braces still match, so that one bad
+  // kernel does not take the module's others with it.
+  void parse_body_or_reject();
+  // Index of the '}' that closes the '{' at token `open`, or SIZE_MAX.
+  size_t matching_brace(size_t open) const;
+  // After the module: when no kernel is usable (or there is none) and some
+  // function was rejected, the first rejection is the module's error.
+  void throw_if_nothing_usable() const;
   void parse_statement();
   void parse_label(const Token& name_tok);
   void parse_instruction();

@@ -98,9 +98,12 @@ TEST_F(PtxCliTest, AKernelWithAnUnsupportedCallIsReportedAloneAndTheOthersRun) {
                        "\n.func rec()\n{\n\tcall.uni rec, ();\n\tret;\n}\n"
                        ".entry uses_rec()\n{\n\tcall.uni rec, ();\n\tret;\n}\n");
   CliResult r = run({"ptx", "vec.ptx"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.code, 2) << r.err;  // the report is complete, the status says a kernel cannot run
   EXPECT_THAT(r.out, HasSubstr("kernel vec_add"));
   EXPECT_THAT(r.out, ContainsRegex("rejected +vec\\.ptx:[0-9]+:[0-9]+: error: recursive call to 'rec'"));
+  EXPECT_THAT(r.err, HasSubstr("kernel 'uses_rec' rejected: vec.ptx:"));
+  r = run({"ptx", "vec.ptx", "--kernel", "vec_add"});
+  EXPECT_EQ(r.code, 0) << r.err;
   r = run({"ptx", "vec.ptx", "--kernel", "uses_rec"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("call chain: uses_rec -> rec -> rec"));
@@ -120,7 +123,15 @@ TEST_F(PtxCliTest, MalformedPtxGivesFileLineColumn) {
   CliResult r = run({"ptx", "bad.ptx"});
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, ContainsRegex("bad\\.ptx:" + std::to_string(bad.line) + ":[0-9]+: error"));
+  // vec_add alone is refused: the file's other kernels are reported and usable.
+  EXPECT_THAT(r.err, HasSubstr("kernel 'vec_add' rejected"));
+  EXPECT_THAT(r.out, HasSubstr("kernel capped"));
+  r = run({"ptx", "bad.ptx", "--kernel", "vec_add"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, ContainsRegex("bad\\.ptx:" + std::to_string(bad.line) + ":[0-9]+: error"));
   EXPECT_TRUE(r.out.empty());
+  r = run({"ptx", "bad.ptx", "--kernel", "capped"});
+  EXPECT_EQ(r.code, 0) << r.err;
 }
 
 TEST_F(PtxCliTest, MissingFileAndMissingArgument) {

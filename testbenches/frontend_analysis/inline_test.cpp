@@ -618,5 +618,70 @@ TEST(Inline, AKernelThatCannotBeInlinedIsRejectedAloneAndTheOthersLoad) {
   EXPECT_EQ(bad->insts[0].op, Opcode::Ret);
 }
 
+TEST(Inline, AnErrorInOneBodyRejectsOnlyTheKernelsThatReachIt) {
+  // `frob` is not an instruction: the parser rejects helper's body (line 7)
+  // and the kernel that calls helper, and keeps `fine` usable.
+  const std::string ptx = std::string(kHeader) + R"(.func helper()
+{
+	{
+	.reg .b32 %q;
+	frob.u32 %q;
+	}
+	ret;
+}
+.entry calls_helper()
+{
+	call.uni helper, ();
+	ret;
+}
+.entry bad_itself()
+{
+	mov.u32 %nosuch, 1;
+	ret;
+}
+.entry fine()
+{
+	ret;
+}
+)";
+  auto m = load(ptx, "mixed.ptx");
+  ASSERT_NE(m->find_kernel("fine"), nullptr);
+  EXPECT_TRUE(m->find_kernel("fine")->rejected.empty());
+  const std::string via_call = m->find_kernel("calls_helper")->rejected;
+  EXPECT_EQ(via_call.rfind("mixed.ptx:8:", 0), 0u) << via_call;
+  EXPECT_NE(via_call.find("frob"), std::string::npos) << via_call;
+  const std::string own = m->find_kernel("bad_itself")->rejected;
+  EXPECT_EQ(own.rfind("mixed.ptx:19:", 0), 0u) << own;
+  EXPECT_NE(own.find("%nosuch"), std::string::npos) << own;
+}
+
+TEST(Inline, AModuleWithNoUsableKernelIsAnErrorNamingTheFirstProblem) {
+  const std::string ptx = std::string(kHeader) + R"(.entry a()
+{
+	frob.u32 %r1;
+	ret;
+}
+.entry b()
+{
+	ret
+)";
+  // b's body never closes, so where it ends is unknown: b's error is the
+  // module's (a's was kept as a's rejection).
+  try {
+    load(ptx, "broken.ptx");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Ptx);
+    EXPECT_EQ(std::string(e.what()).find("broken.ptx:6:"), std::string::npos) << e.what();
+  }
+  const std::string only_bad = std::string(kHeader) + ".entry a()\n{\n\tfrob.u32 %r1;\n\tret;\n}\n";
+  try {
+    load(only_bad, "one.ptx");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("one.ptx:6:", 0), 0u) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace simtlm::frontend

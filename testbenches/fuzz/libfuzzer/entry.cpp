@@ -13,4 +13,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
 // libsystemc.so, linked through the model libraries, refers to sc_main; the
 // harnesses never start a simulation (libFuzzer provides main).
-int sc_main(int, char**) { return 0; }
+extern "C" int sc_main(int, char**) { return 0; }
