@@ -112,16 +112,21 @@ std::string lower(std::string s) {
 
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
   const std::string w = lower(word);
+  const std::size_t limit = std::max<std::size_t>(2, w.size() / 3);
   std::string best;
   std::size_t best_d = std::numeric_limits<std::size_t>::max();
   for (const std::string& c : candidates) {
+    // The distance is at least the difference in length: a candidate that
+    // cannot come within the limit is not measured (a mistyped key of
+    // thousands of characters took seconds against every key; fuzzing found it).
+    const std::size_t length_gap = w.size() > c.size() ? w.size() - c.size() : c.size() - w.size();
+    if (length_gap > limit) continue;
     const std::size_t d = edit_distance(w, lower(c));
     if (d < best_d) {
       best_d = d;
       best = c;
     }
   }
-  const std::size_t limit = std::max<std::size_t>(2, w.size() / 3);
   return best_d <= limit ? best : std::string();
 }
 
