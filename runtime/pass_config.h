@@ -1,5 +1,7 @@
 // Where the configuration meets the front end: the pass pipeline a device
-// loads modules with, made from the key frontend.passes. The front end itself
+// loads modules with, made from the key frontend.passes and the keys of
+// mechanisms implemented as passes (gpu.sm.regfile.sharing_reorder ->
+// reorder_registers). The front end itself
 // never sees a Config.
 #pragma once
 

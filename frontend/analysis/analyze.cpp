@@ -57,6 +57,7 @@ void analyze(ir::Module& module) {
     fn.analysis.registers_to_zero = a.liveness.live_at_entry().to_vector();
     fn.analysis.phys_regs = a.registers.phys;
     fn.analysis.phys_regs32 = a.registers.regs32;
+    fn.analysis.register_numbers.clear();  // numbered for the allocation it replaces
     fn.analysis.analyses = std::move(kept);
     fn.analysis.done = true;
   }

@@ -107,6 +107,12 @@ struct FunctionAnalysis {
   // their state by these numbers.
   std::vector<uint32_t> phys_regs;
   uint32_t phys_regs32 = 0;  // 32-bit physical registers the colouring used
+  // The number (0-based) register sharing counts each physical 32-bit
+  // register by, per physical register 0..phys_regs32-1 (Jatala §2.3: the
+  // declaration order; private when < floor(regs_per_thread x t)). Empty: the
+  // physical number itself. Set by the pass reorder_registers (§2.6,
+  // frontend/passes/reorder_registers.h); analyze() clears it.
+  std::vector<uint32_t> register_numbers;
   // Every analysis result (CFG, dominators, loops, per-instruction live-in
   // and live-out sets, the register allocation) for passes and the timing
   // model: immutable, shared by copies of the function (kernel variants).

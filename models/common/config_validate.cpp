@@ -102,6 +102,19 @@ void Config::validate() const {
                 str("gpu.sm.smem.alloc_policy") == "sharing",
             {"gpu.sm.scheduler.policy", "gpu.sm.regfile.alloc_policy", "gpu.sm.smem.alloc_policy"},
             "policy owf (owner warp first) needs register or scratchpad sharing (alloc_policy = sharing)");
+  const bool register_sharing = str("gpu.sm.regfile.alloc_policy") == "sharing";
+  r.require(!boolean("gpu.sm.regfile.sharing_reorder") || register_sharing,
+            {"gpu.sm.regfile.sharing_reorder", "gpu.sm.regfile.alloc_policy"},
+            "gpu.sm.regfile.sharing_reorder renumbers registers for register sharing and needs "
+            "gpu.sm.regfile.alloc_policy = sharing");
+  r.require(!boolean("gpu.sm.regfile.sharing_dyn.enabled") || register_sharing,
+            {"gpu.sm.regfile.sharing_dyn.enabled", "gpu.sm.regfile.alloc_policy"},
+            "gpu.sm.regfile.sharing_dyn.enabled (Dynamic Warp Execution) throttles the warps of register-sharing "
+            "pairs and needs gpu.sm.regfile.alloc_policy = sharing");
+  r.require(!boolean("gpu.sm.regfile.sharing_dyn.enabled") || str("gpu.sm.smem.alloc_policy") != "sharing",
+            {"gpu.sm.regfile.sharing_dyn.enabled", "gpu.sm.smem.alloc_policy"},
+            "gpu.sm.regfile.sharing_dyn.enabled is defined for register sharing alone: with scratchpad sharing a "
+            "throttled CTA could hold the scratchpad lock its partner waits for");
   r.require(u64("gpu.sm.scheduler.ccws.vta_entries_per_warp") % u64("gpu.sm.scheduler.ccws.vta_ways") == 0,
             {"gpu.sm.scheduler.ccws.vta_entries_per_warp", "gpu.sm.scheduler.ccws.vta_ways"},
             "gpu.sm.scheduler.ccws.vta_entries_per_warp must be a multiple of vta_ways");

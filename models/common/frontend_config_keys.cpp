@@ -14,7 +14,8 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "Options of the front-end pass pipeline: 'pass.key=value' items separated by ';' "
                 "(e.g. 'name.enabled=true; name.limit=4'). 'enabled' switches a pass on or off; other keys are "
                 "the pass's own. Unknown passes and keys are errors. Built-in passes: inline_calls, "
-                "layout_memory, analyze (required, no options).",
+                "layout_memory, analyze (required, no options). Passes of mechanisms are chosen by the "
+                "mechanism's own key instead (reorder_registers: gpu.sm.regfile.sharing_reorder).",
                 kDecision));
 }
 

@@ -56,12 +56,8 @@ bool SharingAllocator::may_acquire(uint32_t cta_slot) const {
 IssueCheck SharingAllocator::may_issue(const IssueQuery& q) {
   Cta& c = ctas_[q.cta_slot];
   if (q.timing == nullptr || q.warp_in_cta >= c.holds.size() || c.holds[q.warp_in_cta]) return IssueCheck::Ok;
-  // Physical register p is register number p + 1: shared when p >= private_regs.
-  const InstTiming& t = *q.timing;
-  bool shared = false;
-  for (unsigned i = 0; i < t.num_rf_reads && !shared; ++i) shared = t.rf_reads[i] >= c.private_regs;
-  for (unsigned i = 0; i < t.num_rf_writes && !shared; ++i) shared = t.rf_writes[i] >= c.private_regs;
-  if (!shared) return IssueCheck::Ok;
+  // Registers 1..private_regs are private; a higher number is shared.
+  if (q.timing->max_reg_number <= c.private_regs) return IssueCheck::Ok;
   const uint32_t p = pairs_.partner(q.cta_slot);
   if (p != CtaPairs::kNone && warp_holds_lock(p, q.warp_in_cta)) {
     ++lock_stalls_;

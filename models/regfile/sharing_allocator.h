@@ -7,9 +7,11 @@
 //
 // Access check (the allocator's issue gate, next to the scoreboard): warp k
 // of a CTA is paired with warp k of its partner CTA. Register number n
-// (1-based; the physical register numbering of the kernel's register
-// allocation, FunctionAnalysis::phys_regs, stands for the declaration order)
-// is private when n <= floor(regs_per_thread x t); the others belong to the
+// (1-based, InstTiming::max_reg_number: the physical register numbering of
+// the kernel's register allocation, FunctionAnalysis::phys_regs, stands for
+// the declaration order, or the first-use order of the pass
+// reorder_registers, §2.6) is private when n <= floor(regs_per_thread x t);
+// the others belong to the
 // warp pair's shared pool, under one lock per warp pair. A warp whose
 // instruction touches a shared register must hold the lock or take it; it
 // may take a free lock only when no warp of the partner CTA holds a lock

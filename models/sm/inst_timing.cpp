@@ -1,5 +1,6 @@
 #include "models/sm/inst_timing.h"
 
+#include <algorithm>
 #include <string>
 
 #include "frontend/analysis/regalloc.h"
@@ -120,6 +121,25 @@ void add_bank_regs(const ir::Function& fn, uint32_t reg, uint16_t* out, uint8_t&
   }
 }
 
+// The highest number (1-based) register sharing gives the physical registers
+// of virtual register `reg` (FunctionAnalysis::register_numbers, else the
+// physical numbering), 0 when it has none.
+uint32_t highest_register_number(const ir::Function& fn, uint32_t reg) {
+  const uint32_t units = frontend::analysis::reg_units(fn.regs[reg]);
+  uint32_t first = reg;
+  if (!fn.analysis.phys_regs.empty()) {
+    first = fn.analysis.phys_regs[reg];
+    if (first == ir::kNoPhysReg || first == ir::kConstantBank) return 0;
+  }
+  const std::vector<uint32_t>& numbers = fn.analysis.register_numbers;
+  uint32_t highest = 0;
+  for (uint32_t k = 0; k < units; ++k) {
+    const uint32_t p = first + k;
+    highest = std::max(highest, (numbers.empty() ? p : numbers.at(p)) + 1);
+  }
+  return highest;
+}
+
 ExecUnit resolve(ExecUnit u, const SmParams& p) {
   if (u == ExecUnit::Int && p.int_unit.count == 0) return ExecUnit::Sp;
   if (u == ExecUnit::Dp && p.dp.count == 0) return ExecUnit::Sfu;
@@ -134,6 +154,10 @@ KernelTiming::KernelTiming(const functional::LaunchContext& ctx, const SmParams&
   const unsigned w = ctx.warp_size();
   const ir::Function& fn = ctx.kernel();
   insts_.resize(n);
+  if (!fn.analysis.register_numbers.empty() && fn.analysis.register_numbers.size() != fn.analysis.phys_regs32) {
+    throw Error(ErrorKind::Internal, "kernel '" + fn.name + "': register_numbers does not number its " +
+                                         std::to_string(fn.analysis.phys_regs32) + " physical registers");
+  }
   for (uint32_t pc = 0; pc < n; ++pc) {
     const DecodedInst& d = ctx.decoded(pc);
     InstTiming& t = insts_[pc];
@@ -166,6 +190,7 @@ KernelTiming::KernelTiming(const functional::LaunchContext& ctx, const SmParams&
     }
     for (unsigned i = 0; i < t.num_src + t.num_dst; ++i) {
       const uint32_t r = i < t.num_src ? t.src[i] : t.dst[i - t.num_src];
+      t.max_reg_number = static_cast<uint16_t>(std::max<uint32_t>(t.max_reg_number, highest_register_number(fn, r)));
       if (r < 128) {
         t.operand_mask[r / 64] |= uint64_t(1) << (r % 64);
       } else {

@@ -91,6 +91,11 @@ struct alignas(64) InstTiming {
   static constexpr unsigned kMaxRfWrites = 8;
   uint16_t rf_reads[kMaxRfReads] = {};
   uint16_t rf_writes[kMaxRfWrites] = {};
+  // The highest register number (1-based) among the registers read or
+  // written in the numbering register sharing uses to split private from
+  // shared registers (FunctionAnalysis::register_numbers, else physical
+  // number + 1); 0 when it names none. Not limited by kMaxRfReads.
+  uint16_t max_reg_number = 0;
   uint32_t src[kMaxSrc] = {};       // distinct register indices read (incl. guard, address)
   uint32_t dst[kMaxDst] = {};       // register indices written
   bool is_memory() const { return unit == ExecUnit::Ldst; }

@@ -176,6 +176,24 @@ void sm_keys(std::vector<ConfigKey>& t) {
                 "Register sharing threshold t: each warp of a shared pair keeps t of its registers private "
                 "(t = 0.1 = 90% sharing).",
                 kJatalaShare));
+  t.push_back(B("gpu.sm.regfile.sharing_reorder", false,
+                "Register sharing: number the registers by first use in the static program text (the front-end "
+                "pass reorder_registers: unrolling and reordering of register declarations), so that more "
+                "of the first-used registers are private. Needs alloc_policy = sharing.",
+                "Jatala thesis §2.3.2, Fig. 2.10 (seed note 000 §2.6)"));
+  t.push_back(B("gpu.sm.regfile.sharing_dyn.enabled", false,
+                "Register sharing: Dynamic Warp Execution. SM 0 never issues a global/local memory instruction of "
+                "a non-owner warp (its CTA's partner holds the shared registers, or neither does and it is the "
+                "younger); every other SM issues them with a probability lowered by sharing_dyn.step after a "
+                "window in which it stalled more than SM 0 and raised after one in which it stalled less. Needs "
+                "alloc_policy = sharing, and scratchpad sharing off.",
+                "Jatala thesis §2.3.3 (seed note 000 §2.7)"));
+  t.push_back(U("gpu.sm.regfile.sharing_dyn.window", 1000, "core cycles", 1, 1u << 30,
+                "Dynamic Warp Execution: cycles between two updates of the per-SM issue probabilities.",
+                "Jatala thesis §2.3.3: 1000 cycles (seed note 000 §2.7)"));
+  t.push_back(D("gpu.sm.regfile.sharing_dyn.step", 0.1, "probability", 0.001, 1.0,
+                "Dynamic Warp Execution: change of an SM's issue probability per window.",
+                "Jatala thesis §2.3.3: p = 0.1 (seed note 000 §2.7)"));
   t.push_back(E("gpu.sm.regfile.power.policy", "always_on", {"always_on"},
                 "Register power states: always on, or GREENER's compiler-annotated ON/SLEEP/OFF states.", kJatalaCh4,
                 {"greener"}));

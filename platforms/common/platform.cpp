@@ -2,6 +2,7 @@
 // monitor (watchdog, limits, progress) and the deadlock report. Statistics
 // and the summary are in platform_stats.cpp, traces in traces.cpp.
 #include "platforms/common/platform.h"
+#include "platforms/common/platform_dyn.h"
 
 #include <algorithm>
 #include <sstream>
@@ -60,6 +61,7 @@ void Platform::finish_construction() {
     sm->set_cta_done_callback([this](Sm& s, const functional::LaunchContext&, uint64_t cta) { cta_done(s, cta); });
     sm->set_fault_callback([this](Sm&, std::exception_ptr e) { fail(e); });
   }
+  build_dyn_warp_execution();
   register_stats();
   recorder_ = std::make_unique<stats::KernelRecorder>(*registry_);
   traces_ = std::make_unique<TraceWriter>(cfg_, n, core_clock_.period());
@@ -84,6 +86,11 @@ void Platform::finish_construction() {
   if (power_trace_) {
     SC_METHOD(power_method);
     sensitive << power_ev_;
+    dont_initialize();
+  }
+  if (dyn_) {
+    SC_METHOD(dyn_method);
+    sensitive << dyn_ev_;
     dont_initialize();
   }
 }
@@ -189,6 +196,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
     power_ev_.notify(core_clock_.period() * static_cast<double>(power_trace_->interval()));
   }
 
+  if (dyn_) begin_dyn_launch();
   running_ = true;
   waited_ = caller == Caller::Thread;
   start_ev_.notify(sc_core::SC_ZERO_TIME);
@@ -206,6 +214,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   waited_ = false;
   monitor_ev_.cancel();
   power_ev_.cancel();
+  dyn_ev_.cancel();
 
   if (!error_ && launch_.done_ctas < launch_.total_ctas) {
     // No event left anywhere and nothing for the monitor to check (watchdog,

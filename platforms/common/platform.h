@@ -200,6 +200,12 @@ class Platform : public sc_core::sc_module {
   void start_method();
   void monitor_method();
   void power_method();
+  // Dynamic Warp Execution (platform_dyn.cpp): gates built at construction
+  // when gpu.sm.regfile.sharing_dyn.enabled, restarted per launch, and the
+  // controller's window update.
+  void build_dyn_warp_execution();
+  void begin_dyn_launch();
+  void dyn_method();
   void dispatch();
   void place(unsigned sm);
   void cta_done(models::Sm& sm, uint64_t cta);
@@ -239,6 +245,8 @@ class Platform : public sc_core::sc_module {
   std::unique_ptr<TraceWriter> traces_;
   std::unique_ptr<power::EnergyAccount> energy_;
   std::unique_ptr<PowerTrace> power_trace_;  // when a power trace or timeline is written
+  struct DynWarp;                             // Dynamic Warp Execution, when configured
+  std::unique_ptr<DynWarp> dyn_;
   Launch launch_;
   Limits limits_;
   ProgressCallback progress_cb_;
@@ -249,6 +257,7 @@ class Platform : public sc_core::sc_module {
   sc_core::sc_event start_ev_;
   sc_core::sc_event monitor_ev_;
   sc_core::sc_event power_ev_;
+  sc_core::sc_event dyn_ev_;
   sc_core::sc_event launch_done_ev_;
 };
 

@@ -8,6 +8,7 @@
 #include "models/power/energy_account.h"
 #include "models/sm/sharing_occupancy.h"
 #include "platforms/common/platform.h"
+#include "platforms/common/platform_dyn.h"
 
 namespace simtlm::platforms {
 
@@ -32,6 +33,7 @@ void Platform::register_stats() {
   for (unsigned i = 0; i < num_sms(); ++i) {
     const stats::Group g = gpu.child("sm", i);
     sms_[i]->register_stats(g);
+    if (dyn_) dyn_->gates[i]->register_stats(g.child("regfile"));
     g.level("launch_max_resident_ctas", &launch_max_ctas_[i], "CTAs", "most CTAs placed during the last launch");
     g.level("launch_max_resident_warps", &launch_max_warps_[i], "warps", "most warps placed during the last launch");
   }
@@ -107,6 +109,12 @@ void Platform::register_sharing_totals(const stats::Group& gpu) {
     g.formula("lock_stalls", sum("sm[*].regfile.sharing.lock_stalls") + " + " +
                                  sum("sm[*].regfile.sharing.deadlock_rule_stalls"),
               "checks", "issue checks refused by a held lock or the deadlock rule");
+    if (dyn_) {
+      g.formula("dyn_gated_memory_instructions", sum("sm[*].regfile.sharing.dyn.gated_memory_instructions"), "checks",
+                "issue checks refused by Dynamic Warp Execution, all SMs");
+      g.formula("dyn_passed_memory_instructions", sum("sm[*].regfile.sharing.dyn.passed_memory_instructions"),
+                "instructions", "non-owner global/local memory instructions let through, all SMs");
+    }
     g.formula("storage_bits", std::to_string(models::register_sharing_storage_bits(sp.max_ctas, sp.max_warps())) +
                                   " * " + n,
               "bits", "storage of the sharing tables (Jatala §2.4), all SMs");

@@ -257,6 +257,24 @@ TEST(ConfigErrors, OwnerWarpFirstNeedsSharing) {
   EXPECT_NO_THROW(c.validate());
 }
 
+TEST(ConfigErrors, ReorderingAndDynamicWarpExecutionNeedRegisterSharing) {
+  // Both act on register sharing only: without it they would be accepted and
+  // do nothing.
+  expect_contains(validate_error({"gpu.sm.regfile.sharing_reorder=true"}),
+                  {"gpu.sm.regfile.sharing_reorder", "gpu.sm.regfile.alloc_policy = sharing"});
+  expect_contains(validate_error({"gpu.sm.regfile.sharing_dyn.enabled=true", "gpu.sm.smem.alloc_policy=sharing"}),
+                  {"gpu.sm.regfile.sharing_dyn.enabled", "gpu.sm.regfile.alloc_policy = sharing"});
+  // Dyn is defined for register sharing alone.
+  expect_contains(validate_error({"gpu.sm.regfile.sharing_dyn.enabled=true", "gpu.sm.regfile.alloc_policy=sharing",
+                                  "gpu.sm.smem.alloc_policy=sharing"}),
+                  {"gpu.sm.regfile.sharing_dyn.enabled", "gpu.sm.smem.alloc_policy", "register sharing alone"});
+  Config c;
+  c.apply_override("gpu.sm.regfile.alloc_policy=sharing");
+  c.apply_override("gpu.sm.regfile.sharing_reorder=true");
+  c.apply_override("gpu.sm.regfile.sharing_dyn.enabled=true");
+  EXPECT_NO_THROW(c.validate());
+}
+
 TEST(ConfigErrors, DramTimingAndGeometryRules) {
   expect_contains(validate_error({"gpu.dram.timing.tRC=30"}),
                   {"gpu.dram.timing.tRC must be at least tRAS + tRP", "gpu.dram.timing.tRC = 30 from -p",

@@ -113,5 +113,29 @@ TEST(PassVariants, ConfigurationErrorsNameTheKey) {
   }
 }
 
+// The reordering pass of register sharing is chosen by its mechanism's key
+// (which Config::validate checks), not by frontend.passes.
+TEST(PassVariants, ReorderRegistersIsChosenByItsSharingKey) {
+  try {
+    Device dev(with_passes("reorder_registers.enabled=true"));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(ErrorKind::Config));
+    EXPECT_THAT(e.what(), HasSubstr("frontend.passes (from "));
+    EXPECT_THAT(e.what(), HasSubstr("chosen by gpu.sm.regfile.sharing_reorder"));
+  }
+  auto cfg = std::make_shared<Config>();
+  cfg->set("gpu.sm.regfile.alloc_policy", "sharing");
+  cfg->set("gpu.sm.regfile.sharing_reorder", "true");
+  DeviceOptions o;
+  o.config = cfg;
+  Device dev(o);
+  const ModuleHandle h = dev.load_module_string(kTwice, "twice.ptx");
+  const ir::Function* k = dev.impl().module(h).module->find_kernel("twice");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->analysis.register_numbers.size(), k->analysis.phys_regs32);
+  EXPECT_FALSE(k->analysis.register_numbers.empty());
+}
+
 }  // namespace
 }  // namespace simtlm
