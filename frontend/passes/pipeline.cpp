@@ -8,6 +8,7 @@
 #include "frontend/analysis/analyze.h"
 #include "frontend/passes/inline_calls.h"
 #include "frontend/passes/layout_memory.h"
+#include "frontend/passes/relssp_placement.h"
 #include "simtlm/error.h"
 
 namespace simtlm::frontend {
@@ -26,6 +27,7 @@ PassRegistry& PassRegistry::global() {
   static PassRegistry* registry = [] {
     auto* r = new PassRegistry();
     add_builtin_passes(*r);
+    passes::register_relssp_pass(*r);  // off unless frontend.relssp.placement asks for it
     return r;
   }();
   return *registry;

@@ -16,6 +16,12 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "the pass's own. Unknown passes and keys are errors. Built-in passes: inline_calls, "
                 "layout_memory, analyze (required, no options).",
                 kDecision));
+  t.push_back(E("frontend.relssp.placement", "exit", {"exit", "postdom", "opt"},
+                "Where the front end puts Jatala's relssp (release of the shared scratchpad region): exit = none "
+                "(the lock is released when the CTA completes), postdom = at a post-dominator of the shared "
+                "accesses, opt = right after the last shared access by the Safe analysis (with critical-edge "
+                "splitting). Needs gpu.sm.smem.alloc_policy = sharing.",
+                "Jatala thesis §3.2.3 (seed note 000 §2.11)"));
 }
 
 const Registration kFrontend(kRankFrontend, "frontend", &frontend_keys);
