@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "frontend/analysis/analyze.h"
+#include "frontend/passes/layout_memory.h"
 
 namespace simtlm::frontend::passes {
 
@@ -96,6 +97,7 @@ SharedVariableUse shared_variable_use(const ir::Module& module, const ir::Functi
   uint64_t candidates = 0;
   for (uint32_t v : use.vars) candidates |= index[v] >= 0 ? uint64_t{1} << index[v] : 0;
   use.by_inst.assign(use.vars.size(), std::vector<bool>(fn.insts.size(), false));
+  use.other.assign(fn.insts.size(), false);
   for (size_t pc = 0; pc < fn.insts.size(); ++pc) {
     const ir::Instruction& i = fn.insts[pc];
     if (!is_memory(i) || (i.space != ir::StateSpace::Shared && i.space != ir::StateSpace::Generic)) continue;
@@ -112,6 +114,7 @@ SharedVariableUse shared_variable_use(const ir::Module& module, const ir::Functi
       }
     }
     if (!known) bits = candidates | ~uint64_t{0};  // a .shared access of unknown origin
+    use.other[pc] = !known || (bits & ~candidates) != 0;
     for (size_t k = 0; k < use.vars.size(); ++k) {
       const int b = index[use.vars[k]];
       use.by_inst[k][pc] = b < 0 || ((bits >> b) & 1);
@@ -202,6 +205,44 @@ std::vector<uint32_t> choose_shared_variables(const ir::Module& module, const ir
     }
   }
   return best;
+}
+
+void layout_shared_region(const ir::Module& module, ir::Function& fn, const SharedVariableUse& use,
+                          const std::vector<uint32_t>& chosen) {
+  std::vector<bool> high(use.vars.size(), false);
+  for (uint32_t k : chosen) high[k] = true;
+  uint64_t end = 0, extern_align = 1;
+  auto place = [&](bool want_high) {
+    for (size_t k = 0; k < use.vars.size(); ++k) {
+      if (high[k] != want_high) continue;
+      const ir::Variable& v = module.vars[use.vars[k]];
+      const uint64_t a = variable_alignment(v);
+      end = (end + a - 1) / a * a;
+      fn.var_offsets[use.vars[k]] = end;
+      end += v.size;
+    }
+  };
+  place(false);
+  place(true);
+  for (uint32_t v = 0; v < module.vars.size() && v < fn.var_offsets.size(); ++v)
+    if (module.vars[v].space == ir::StateSpace::Shared && module.vars[v].is_extern && fn.var_offsets[v] != kNoOffset)
+      extern_align = std::max(extern_align, variable_alignment(module.vars[v]));
+  const uint64_t dynamic_start = (end + extern_align - 1) / extern_align * extern_align;
+  for (uint32_t v = 0; v < module.vars.size() && v < fn.var_offsets.size(); ++v)
+    if (module.vars[v].space == ir::StateSpace::Shared && module.vars[v].is_extern && fn.var_offsets[v] != kNoOffset)
+      fn.var_offsets[v] = dynamic_start;
+  fn.static_shared_bytes = end;
+}
+
+std::vector<bool> private_variables(const ir::Module& module, const ir::Function& fn, const SharedVariableUse& use,
+                                    double t) {
+  std::vector<bool> out(use.vars.size(), false);
+  const double limit = t * static_cast<double>(fn.static_shared_bytes);
+  for (size_t k = 0; k < use.vars.size(); ++k) {
+    const uint64_t end = fn.var_offsets[use.vars[k]] + module.vars[use.vars[k]].size;
+    out[k] = static_cast<double>(end) <= limit;
+  }
+  return out;
 }
 
 }  // namespace simtlm::frontend::passes

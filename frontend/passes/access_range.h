@@ -46,6 +46,8 @@ AccessRangeFlags access_range(const AccessRangeProblem& p, const std::vector<uin
 struct SharedVariableUse {
   std::vector<uint32_t> vars;              // Module::vars indices, declaration order
   std::vector<std::vector<bool>> by_inst;  // [k][pc]: instruction pc may access vars[k]
+  std::vector<bool> other;                 // [pc]: may access shared memory that is none of vars
+                                           // (dynamic shared memory, an address of unknown origin)
 };
 SharedVariableUse shared_variable_use(const ir::Module& module, const ir::Function& fn);
 
@@ -58,5 +60,19 @@ uint64_t access_range_cost(const ir::Function& fn, const SharedVariableUse& use,
 // variable or more than 16 of them (then the declared layout stays).
 std::vector<uint32_t> choose_shared_variables(const ir::Module& module, const ir::Function& fn,
                                               const SharedVariableUse& use, double t);
+
+// Lays the kernel's static shared variables out again: the others from
+// offset 0 in declaration order, then `chosen` (indices into use.vars), so
+// that the chosen ones take the high offsets (the shared region); dynamic
+// shared memory starts at the aligned end. Updates var_offsets and
+// static_shared_bytes.
+void layout_shared_region(const ir::Module& module, ir::Function& fn, const SharedVariableUse& use,
+                          const std::vector<uint32_t>& chosen);
+
+// Per use.vars index: true when the variable lies wholly below t x the
+// kernel's static shared bytes (private for any allocation granularity and
+// no dynamic shared memory, which only raises the boundary).
+std::vector<bool> private_variables(const ir::Module& module, const ir::Function& fn, const SharedVariableUse& use,
+                                    double t);
 
 }  // namespace simtlm::frontend::passes

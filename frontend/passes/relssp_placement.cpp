@@ -1,6 +1,7 @@
 #include "frontend/passes/relssp_placement.h"
 
 #include "frontend/analysis/analyze.h"
+#include "frontend/passes/access_range.h"
 #include "frontend/passes/edge_split.h"
 #include "frontend/passes/pipeline.h"
 #include "frontend/passes/rewrite.h"
@@ -208,14 +209,14 @@ void place_postdom(ir::Function& fn, const analysis::FunctionAnalyses& a, const 
 
 }  // namespace
 
-RelsspPlacementResult place_relssp(ir::Function& fn, RelsspPlacement placement) {
+RelsspPlacementResult place_relssp(ir::Function& fn, RelsspPlacement placement, const std::vector<bool>* access) {
   RelsspPlacementResult r;
   if (placement == RelsspPlacement::Exit || fn.insts.empty()) return r;
   if (!fn.analysis.analyses) throw Error(ErrorKind::Internal, "relssp placement: '" + fn.name + "' is not analysed");
   if (!fn.annotations.empty())
     throw Error(ErrorKind::Internal, "relssp placement must run before passes that annotate '" + fn.name + "'");
   const auto analyses = fn.analysis.analyses;  // keep alive while fn changes
-  const std::vector<bool> access_pc = shared_accesses(fn);
+  const std::vector<bool> access_pc = access != nullptr ? *access : shared_accesses(fn);
   FunctionRewriter rw(fn);
   if (placement == RelsspPlacement::Opt) {
     place_opt(fn, analyses->cfg, access_pc, rw, r);
@@ -234,17 +235,33 @@ void register_relssp_pass(PassRegistry& registry) {
   p.name = "relssp";
   p.description = "place relssp after the last shared-scratchpad access (Jatala ch. 3; placement=opt|postdom|exit)";
   p.after = {"analyze"};
-  p.option_keys = {"placement"};
+  p.option_keys = {"placement", "layout", "threshold"};
   p.enabled_by_default = false;
   p.run = [](PassContext& c) {
     RelsspPlacement placement = RelsspPlacement::Opt;
     const std::string text = c.params.text("placement", "opt");
     if (!parse_relssp_placement(text, placement))
       throw Error(ErrorKind::Config, "front-end pass 'relssp': placement '" + text + "' is not exit, postdom or opt");
+    const std::string layout = c.params.text("layout", "declared");
+    if (layout != "declared" && layout != "access_range")
+      throw Error(ErrorKind::Config, "front-end pass 'relssp': layout '" + layout + "' is not declared or access_range");
+    const double t = c.params.real("threshold", 0.1);
     bool changed = false;
     for (ir::Function& fn : c.module.functions) {
       if (!fn.is_entry || fn.insts.empty()) continue;
-      const RelsspPlacementResult r = place_relssp(fn, placement);
+      std::vector<bool> access = shared_accesses(fn);
+      if (layout == "access_range") {
+        const SharedVariableUse use = shared_variable_use(c.module, fn);
+        const std::vector<uint32_t> chosen = choose_shared_variables(c.module, fn, use, t);
+        if (!chosen.empty()) layout_shared_region(c.module, fn, use, chosen);
+        const std::vector<bool> priv = private_variables(c.module, fn, use, t);
+        for (size_t pc = 0; pc < access.size(); ++pc) {
+          bool region = use.other[pc];
+          for (size_t k = 0; k < use.vars.size() && !region; ++k) region = use.by_inst[k][pc] && !priv[k];
+          access[pc] = access[pc] && region;
+        }
+      }
+      const RelsspPlacementResult r = place_relssp(fn, placement, &access);
       changed = changed || r.relssp != 0;
     }
     if (changed) analysis::analyze(c.module);

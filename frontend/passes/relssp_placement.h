@@ -64,9 +64,16 @@ struct RelsspPlacementResult {
 // inserted instructions in the annotation column "relssp.inserted"
 // (uint8_t per pc: passes::InsertKind). The function must be analysed again
 // afterwards.
-RelsspPlacementResult place_relssp(ir::Function& fn, RelsspPlacement placement);
+// `access` (per pc) replaces shared_accesses(fn) when given (the layout of
+// access_range.h narrows it to the shared region).
+RelsspPlacementResult place_relssp(ir::Function& fn, RelsspPlacement placement,
+                                   const std::vector<bool>* access = nullptr);
 
-// Registers the pass `relssp` (off by default; option `placement`).
+// Registers the pass `relssp` (off by default). Options: `placement`
+// (exit|postdom|opt), `layout` (declared|access_range: Jatala §3.2.1, the
+// cheapest access range in the shared region, access_range.h; relssp then
+// follows the last access to a variable that reaches the shared region) and
+// `threshold` (t, the private fraction, for the layout).
 void register_relssp_pass(PassRegistry& registry);
 
 }  // namespace simtlm::frontend::passes

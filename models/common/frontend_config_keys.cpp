@@ -22,6 +22,11 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "accesses, opt = right after the last shared access by the Safe analysis (with critical-edge "
                 "splitting). Needs gpu.sm.smem.alloc_policy = sharing.",
                 "Jatala thesis §3.2.3 (seed note 000 §2.11)"));
+  t.push_back(E("frontend.relssp.layout", "declared", {"declared", "access_range"},
+                "Layout of a kernel's static shared variables: declared = declaration order, access_range = the "
+                "subset with the smallest access range (loops counted 1024 times) at the high offsets that form the "
+                "shared region of scratchpad sharing, the rest below. Needs gpu.sm.smem.alloc_policy = sharing.",
+                "Jatala thesis §3.2.1 (seed note 000 §2.9)"));
 }
 
 const Registration kFrontend(kRankFrontend, "frontend", &frontend_keys);

@@ -9,6 +9,7 @@
 
 #include "frontend/load.h"
 #include "frontend/passes/access_range.h"
+#include "frontend/passes/pipeline.h"
 
 namespace simtlm::frontend::passes {
 namespace {
@@ -108,6 +109,41 @@ TEST(AccessRange, ChoosesAB) {
   // With t = 0.9 one variable of 64 bytes (>= 10 % of 192) is enough: the
   // cheapest single range is C's (two instructions outside the loop).
   EXPECT_EQ(choose_shared_variables(*m, f, use, 0.9), (std::vector<uint32_t>{2}));
+}
+
+// The layout through the pass: C low (private), A and B high (the shared
+// region); relssp then follows the last access to A, and C's accesses come
+// after it. With the declared layout every variable may reach the shared
+// region and relssp follows the last access of all.
+std::unique_ptr<ir::Module> load_with(const std::string& layout) {
+  PassOptions o("test");
+  o.enable("relssp", true);
+  o.set("relssp", "placement", "opt");
+  o.set("relssp", "layout", layout);
+  o.set("relssp", "threshold", "0.3333333333333333");
+  return load_ptx_text(kAbcPtx, "abc.ptx", PassPipeline(PassRegistry::global(), o));
+}
+
+uint32_t relssp_after(const ir::Function& f) {
+  for (uint32_t pc = 1; pc < f.insts.size(); ++pc)
+    if (f.insts[pc].op == ir::Opcode::Extension && f.insts[pc].text == "relssp") return pc - 1;
+  return ~0u;
+}
+
+TEST(AccessRange, LayoutPutsTheChosenVariablesHighAndRelsspFollowsThem) {
+  const auto m = load_with("access_range");
+  const ir::Function& f = m->functions.at(0);
+  const SharedVariableUse use = shared_variable_use(*m, f);
+  EXPECT_EQ(f.var_offsets[use.vars[2]], 0u);    // C
+  EXPECT_EQ(f.var_offsets[use.vars[0]], 64u);   // A
+  EXPECT_EQ(f.var_offsets[use.vars[1]], 128u);  // B
+  EXPECT_EQ(f.static_shared_bytes, 192u);
+  EXPECT_EQ(f.insts[relssp_after(f)].text, "ld.shared.u32 %r5, [A]");
+
+  const auto d = load_with("declared");
+  const ir::Function& g = d->functions.at(0);
+  EXPECT_EQ(g.var_offsets[use.vars[0]], 0u);  // declaration order
+  EXPECT_EQ(g.insts[relssp_after(g)].text, "ld.shared.u32 %r9, [C+4]");
 }
 
 }  // namespace

@@ -178,10 +178,12 @@ struct SuiteRun {
   std::vector<LaunchStats> stats;
 };
 
-SuiteRun run(const std::string& name, const std::string& placement, bool check) {
+SuiteRun run(const std::string& name, const std::string& placement, bool check,
+             const std::string& layout = "declared") {
   auto cfg = std::make_shared<Config>();
   cfg->apply_override("gpu.sm.smem.alloc_policy=sharing");
   cfg->apply_override("frontend.relssp.placement=" + placement);
+  cfg->apply_override("frontend.relssp.layout=" + layout);
   if (check) cfg->apply_override("frontend.passes=relssp_check.enabled=true");
   cfg->validate();
   DeviceOptions opts;
@@ -230,6 +232,17 @@ TEST_P(RelsspSuite, EveryThreadReleasesOnceAfterItsLastSharedAccess) {
                 static_cast<unsigned long long>(seen.threads_ended));
   }
   EXPECT_GE(workloads_with_relssp, 10u);  // the suite has many scratchpad kernels
+}
+
+// The access-range layout moves variables (and relssp follows the shared
+// region only): results must not change (seed note 000 §7 item 19).
+TEST(RelsspLayout, EveryWorkloadPassesWithTheAccessRangeLayout) {
+  for (const std::string& name : WorkloadRegistry::names()) {
+    for (const char* placement : {"opt", "exit"}) {
+      const SuiteRun r = run(name, placement, false, "access_range");
+      EXPECT_TRUE(r.passed) << name << " (" << placement << ", access_range): " << r.detail;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Placements, RelsspSuite, ::testing::Values("opt", "postdom"));
