@@ -15,7 +15,10 @@
 #include "apps/run_console.h"
 #include "apps/sim_options.h"
 #include "apps/spec_launch.h"
+#include "frontend/ir/printer.h"
 #include "frontend/load.h"
+#include "frontend/passes/relssp_placement.h"
+#include "frontend/passes/rewrite.h"
 #include "runtime/device_impl.h"
 #include "runtime/launch_checks.h"
 
@@ -24,7 +27,7 @@ namespace simtlm::cli {
 namespace {
 
 const char* kPtxUsage =
-    "usage: simtlm ptx FILE.ptx [--kernel NAME]\n"
+    "usage: simtlm ptx FILE.ptx [--kernel NAME] [--relssp opt|postdom|exit] [--print]\n"
     "       simtlm ptx FILE.ptx --occupancy --threads T [--kernel NAME] [--config FILE] [-p KEY=VALUE] [--json]\n"
     "       simtlm ptx FILE.ptx --kernel NAME --launch SPEC.json [options]\n"
     "\n"
@@ -32,6 +35,11 @@ const char* kPtxUsage =
     "function: parameters (name, type, size, offset), static shared memory, local\n"
     "memory per thread, registers and predicates after allocation, peak live\n"
     "registers, instructions, basic blocks and loops.\n"
+    "\n"
+    "With --print, prints the module as PTX after the front end's passes (calls\n"
+    "inlined); with --relssp opt|postdom, after Jatala's relssp placement (what\n"
+    "frontend.relssp.placement does in a run), the inserted instructions marked\n"
+    "`// relssp: ...` and one comment line per kernel with what was inserted.\n"
     "\n"
     "With --occupancy, prints for every kernel (or --kernel NAME) with T threads per\n"
     "CTA what `simtlm occupancy` prints: the baseline resident CTAs per SM and what\n"
@@ -90,6 +98,36 @@ RegisterCountLookup known_register_counts(const std::string& file, const LaunchS
   };
 }
 
+// Marks what the relssp placement inserted (annotation "relssp.inserted").
+std::string relssp_comment(const ir::Function& f, uint32_t pc) {
+  const auto* marks = f.annotations.find<uint8_t>("relssp.inserted");
+  if (marks == nullptr) return "";
+  switch ((*marks)[pc]) {
+    case frontend::passes::kInsertedRelssp: return "relssp: inserted";
+    case frontend::passes::kInsertedBranch: return "relssp: branch of a split edge";
+    case frontend::passes::kInsertedExit: return "relssp: exit moved into a split edge";
+    default: return "";
+  }
+}
+
+// One comment line per kernel: the relssp and split-edge branches inserted.
+std::string relssp_summary(const ir::Module& m, const std::string& kernel) {
+  std::string out;
+  for (const ir::Function& f : m.functions) {
+    if (!f.is_entry || (!kernel.empty() && f.name != kernel)) continue;
+    const auto* marks = f.annotations.find<uint8_t>("relssp.inserted");
+    if (marks == nullptr) continue;
+    unsigned relssp = 0, branches = 0;
+    for (uint8_t k : *marks) {
+      relssp += k == frontend::passes::kInsertedRelssp ? 1 : 0;
+      branches += k == frontend::passes::kInsertedBranch || k == frontend::passes::kInsertedExit ? 1 : 0;
+    }
+    out += "// relssp: kernel " + f.name + ": " + std::to_string(relssp) + " relssp, " + std::to_string(branches) +
+           " split-edge instruction(s) inserted\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 int cmd_ptx(const std::vector<std::string>& args, Io& io) {
@@ -101,7 +139,10 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
       ("launch", po::value<std::string>()->value_name("SPEC.json"), "run the kernel as SPEC.json describes")
       ("occupancy", po::bool_switch(), "print the occupancy of each kernel (needs --threads)")
       ("threads", po::value<std::string>()->value_name("T"), "--occupancy: threads per CTA")
-      ("json", po::bool_switch(), "--occupancy: print JSON");
+      ("json", po::bool_switch(), "--occupancy: print JSON")
+      ("relssp", po::value<std::string>()->value_name("PLACEMENT"),
+       "place relssp: opt, postdom or exit (none), as frontend.relssp.placement")
+      ("print", po::bool_switch(), "print the PTX after the front end's passes");
   add_sim_options(desc);
   po::options_description all;
   all.add(desc).add_options()("file", po::value<std::string>(), "PTX file");
@@ -129,6 +170,31 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
     return kExitOk;
   }
   if (vm.count("threads") || vm["json"].as<bool>()) usage_error("--threads and --json are only meaningful with --occupancy");
+
+  if (vm.count("relssp") || vm["print"].as<bool>()) {
+    if (vm.count("launch") || vm["occupancy"].as<bool>())
+      usage_error("--relssp and --print are not meaningful with --launch or --occupancy (use -p frontend.relssp.placement=...)");
+    frontend::PassOptions passes("--relssp");
+    if (vm.count("relssp")) {
+      const std::string placement = vm["relssp"].as<std::string>();
+      frontend::passes::RelsspPlacement parsed;
+      if (!frontend::passes::parse_relssp_placement(placement, parsed))
+        usage_error("--relssp '" + placement + "' is not opt, postdom or exit");
+      if (parsed != frontend::passes::RelsspPlacement::Exit) {
+        passes.enable("relssp", true);
+        passes.set("relssp", "placement", placement);
+      }
+    }
+    auto module = frontend::load_ptx_file(file, frontend::PassPipeline(frontend::PassRegistry::global(), passes));
+    if (!kernel.empty()) runtime::find_kernel(*module, kernel);  // throws, listing the kernels
+    if (vm["print"].as<bool>()) {
+      io.out << relssp_summary(*module, kernel) << ir::print_module(*module, relssp_comment);
+    } else {
+      io.out << relssp_summary(*module, kernel);
+      print_ptx_report(io.out, *module, kernel);
+    }
+    return kExitOk;
+  }
 
   if (!vm.count("launch")) {
     for (const char* opt : {"out", "config", "param", "trace", "warp-size", "progress-every"})

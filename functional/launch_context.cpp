@@ -473,6 +473,11 @@ DecodedInst LaunchContext::decode_one(const ir::Instruction& inst) {
         d.num_src = 2;
         return d;
       }
+      if (inst.ext_id == frontend::ptx::ExtensionRegistry::kRelssp) {
+        d.handler = Handler::Nop;  // only the timing model's scratchpad lock sees it
+        d.cls = ExecClass::Nop;
+        return d;
+      }
       if (inst.ext_id == frontend::ptx::ExtensionRegistry::kBarWarpSync) {
         d.handler = Handler::Nop;  // lanes of a warp execute in lockstep here
         d.cls = ExecClass::Nop;

@@ -16,8 +16,9 @@ bool reads_other_lanes(const ir::Function& fn) {
       case ir::Opcode::Shfl:
       case ir::Opcode::Vote:
         return true;
-      case ir::Opcode::Extension:  // device printf reads only its own lanes
-        if (inst.ext_id != ptx::ExtensionRegistry::kVprintf) return true;
+      case ir::Opcode::Extension:  // device printf reads only its own lanes, relssp none
+        if (inst.ext_id != ptx::ExtensionRegistry::kVprintf && inst.ext_id != ptx::ExtensionRegistry::kRelssp)
+          return true;
         break;
       default:
         break;

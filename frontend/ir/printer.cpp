@@ -375,7 +375,7 @@ std::string print_instruction(const Module& m, const Function& f, const Instruct
   return instruction_text(n, inst);
 }
 
-std::string print_function(const Module& m, const Function& f) {
+std::string print_function(const Module& m, const Function& f, const InstructionComment& comment) {
   Names n(m, f);
   build_names(n);
   std::string s;
@@ -438,13 +438,15 @@ std::string print_function(const Module& m, const Function& f) {
       for (size_t k = 0; k < inst.targets.size(); ++k) s += (k ? ", " : "") + n.label(inst.targets[k]);
       s += ";\n";
     }
-    s += "\t" + instruction_text(n, inst) + ";\n";
+    s += "\t" + instruction_text(n, inst) + ";";
+    const std::string note = comment ? comment(f, i) : std::string();
+    s += note.empty() ? "\n" : "\t// " + note + "\n";
   }
   s += "}\n";
   return s;
 }
 
-std::string print_module(const Module& m) {
+std::string print_module(const Module& m, const InstructionComment& comment) {
   std::string s = ".version " + (m.version.empty() ? std::string("9.0") : m.version) + "\n";
   s += ".target " + (m.target.empty() ? std::string("sm_75") : m.target) + "\n";
   s += ".address_size " + std::to_string(m.address_size) + "\n\n";
@@ -460,7 +462,7 @@ std::string print_module(const Module& m) {
     for (uint32_t v = 0; v < m.vars.size(); ++v)
       if (!owned.count(v)) s += var_decl(n, m.vars[v], v, true) + ";\n";
   }
-  for (const Function& f : m.functions) s += "\n" + print_function(m, f);
+  for (const Function& f : m.functions) s += "\n" + print_function(m, f, comment);
   return s;
 }
 

@@ -9,6 +9,8 @@
 // of the function; names that occur more than once get a `$<index>` suffix).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -22,7 +24,11 @@ std::string print_instruction(const Module& m, const Function& f, const Instruct
 // One operand, names as declared.
 std::string print_operand(const Module& m, const Function& f, const Operand& op);
 
-std::string print_function(const Module& m, const Function& f);
-std::string print_module(const Module& m);
+// Text appended as a `// comment` after an instruction (empty: none); e.g.
+// to mark what a pass inserted.
+using InstructionComment = std::function<std::string(const Function& f, uint32_t pc)>;
+
+std::string print_function(const Module& m, const Function& f, const InstructionComment& comment = {});
+std::string print_module(const Module& m, const InstructionComment& comment = {});
 
 }  // namespace simtlm::ir

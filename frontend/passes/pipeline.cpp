@@ -9,6 +9,7 @@
 #include "frontend/passes/inline_calls.h"
 #include "frontend/passes/layout_memory.h"
 #include "frontend/passes/reorder_registers.h"
+#include "frontend/passes/relssp_placement.h"
 #include "simtlm/error.h"
 
 namespace simtlm::frontend {
@@ -115,7 +116,10 @@ void add_builtin_passes(PassRegistry& registry) {
   analyze.run = [](PassContext& c) { analysis::analyze(c.module); };
   registry.add(std::move(analyze));
 
-  registry.add(passes::reorder_registers_pass());  // off by default (gpu.sm.regfile.sharing_reorder)
+  passes::register_relssp_pass(registry);  // off unless frontend.relssp.placement asks for it
+  // Off by default (gpu.sm.regfile.sharing_reorder). After relssp, which
+  // analyses again (analyze clears the numbering reorder_registers sets).
+  registry.add(passes::reorder_registers_pass());
 }
 
 PassPipeline::PassPipeline(const PassRegistry& registry, PassOptions options) : options_(std::move(options)) {

@@ -59,7 +59,7 @@ PassInfo reorder_registers_pass() {
   p.description =
       "number the register-file registers by first use in static text order for register sharing "
       "(Jatala §2.3.2; gpu.sm.regfile.sharing_reorder)";
-  p.after = {"analyze"};
+  p.after = {"analyze", "relssp"};  // relssp re-analyses, which clears register_numbers
   p.enabled_by_default = false;
   p.run = [](PassContext& c) { reorder_registers(c.module); };
   return p;

@@ -119,6 +119,12 @@ ExtensionRegistry::ExtensionRegistry() {
   address.type = ir::DataType::B64;
   vprintf.operands = {result, address, address};
   add(std::move(vprintf));
+
+  ExtensionDef relssp;
+  relssp.mnemonic = "relssp";
+  relssp.description = "release the CTA's lock on the shared scratchpad region once all its active threads executed it";
+  relssp.max_types = 0;
+  add(std::move(relssp));
 }
 
 ExtensionRegistry& ExtensionRegistry::global() {

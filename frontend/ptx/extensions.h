@@ -101,6 +101,12 @@ class ExtensionRegistry {
   // .b32; fmt, args = generic addresses, .b64). The parser defines a called
   // .extern vprintf with it (builtin_vprintf.cpp); the executor formats it.
   static constexpr uint16_t kVprintf = 4;
+  // `relssp;` (Jatala ch. 3, seed note 000 §2.10): the executing lanes declare
+  // that they will not touch the CTA's shared scratchpad region again; when
+  // every active thread of the CTA has, the CTA's lock on its pair's shared
+  // region is released (models/smem/sharing_allocator.h). No operands. The
+  // functional backend runs it as a no-op.
+  static constexpr uint16_t kRelssp = 5;
 
   ExtensionRegistry();  // registers the built-ins
 

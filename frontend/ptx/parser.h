@@ -99,6 +99,7 @@
 //   bmsk       Opcode::Extension, ext_id = kBmsk, [d, a(start), b(width)];
 //              shift_clamp = .clamp (else .wrap).
 //   vprintf    Opcode::Extension, ext_id = kVprintf, [d, fmt, args].
+//   relssp     Opcode::Extension, ext_id = kRelssp, [] (scratchpad release).
 //   extensions Opcode::Extension, ext_id = registered id (extensions.h); the
 //              operands follow the registered shape, same encodings as above.
 //

@@ -115,6 +115,13 @@ void Config::validate() const {
             {"gpu.sm.regfile.sharing_dyn.enabled", "gpu.sm.smem.alloc_policy"},
             "gpu.sm.regfile.sharing_dyn.enabled is defined for register sharing alone: with scratchpad sharing a "
             "throttled CTA could hold the scratchpad lock its partner waits for");
+  r.require(str("frontend.relssp.placement") == "exit" || str("gpu.sm.smem.alloc_policy") == "sharing",
+            {"frontend.relssp.placement", "gpu.sm.smem.alloc_policy"},
+            "relssp placement releases the shared region of scratchpad sharing: it needs alloc_policy = sharing");
+  r.require(str("frontend.relssp.layout") == "declared" || str("gpu.sm.smem.alloc_policy") == "sharing",
+            {"frontend.relssp.layout", "gpu.sm.smem.alloc_policy"},
+            "the access-range layout places variables in the shared region of scratchpad sharing: it needs "
+            "alloc_policy = sharing");
   r.require(u64("gpu.sm.scheduler.ccws.vta_entries_per_warp") % u64("gpu.sm.scheduler.ccws.vta_ways") == 0,
             {"gpu.sm.scheduler.ccws.vta_entries_per_warp", "gpu.sm.scheduler.ccws.vta_ways"},
             "gpu.sm.scheduler.ccws.vta_entries_per_warp must be a multiple of vta_ways");

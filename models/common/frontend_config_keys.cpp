@@ -17,6 +17,17 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "layout_memory, analyze (required, no options). Passes of mechanisms are chosen by the "
                 "mechanism's own key instead (reorder_registers: gpu.sm.regfile.sharing_reorder).",
                 kDecision));
+  t.push_back(E("frontend.relssp.placement", "exit", {"exit", "postdom", "opt"},
+                "Where the front end puts Jatala's relssp (release of the shared scratchpad region): exit = none "
+                "(the lock is released when the CTA completes), postdom = at a post-dominator of the shared "
+                "accesses, opt = right after the last shared access by the Safe analysis (with critical-edge "
+                "splitting). Needs gpu.sm.smem.alloc_policy = sharing.",
+                "Jatala thesis §3.2.3 (seed note 000 §2.11)"));
+  t.push_back(E("frontend.relssp.layout", "declared", {"declared", "access_range"},
+                "Layout of a kernel's static shared variables: declared = declaration order, access_range = the "
+                "subset with the smallest access range (loops counted 1024 times) at the high offsets that form the "
+                "shared region of scratchpad sharing, the rest below. Needs gpu.sm.smem.alloc_policy = sharing.",
+                "Jatala thesis §3.2.1 (seed note 000 §2.9)"));
 }
 
 const Registration kFrontend(kRankFrontend, "frontend", &frontend_keys);

@@ -1,5 +1,6 @@
 #include "models/smem/allocator.h"
 
+#include "models/smem/relssp_timing.h"
 #include "models/smem/sharing_allocator.h"
 #include "simtlm/error.h"
 
@@ -49,6 +50,7 @@ AllocatorRegistry& allocators() {
     AllocatorRegistry r("gpu.sm.smem.alloc_policy");
     r.add("baseline", [](const AllocatorParams& p) { return std::make_unique<BaselineAllocator>(p); });
     r.add("sharing", [](const AllocatorParams& p) { return std::make_unique<SharingAllocator>(p); });
+    register_relssp_timing();  // relssp reaches whichever allocator an SM has
     return r;
   }();
   return registry;

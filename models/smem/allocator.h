@@ -22,7 +22,15 @@
 namespace simtlm::models::smem {
 
 // The shared memory's allocator: capacity() and in_use() count bytes.
-class Allocator : public CtaAllocator {};
+class Allocator : public CtaAllocator {
+ public:
+  // The lanes `lanes` of warp `warp_in_cta` of the CTA in `cta_slot` executed
+  // `relssp` (Jatala ch. 3): they will not touch the shared scratchpad region
+  // again. Only scratchpad sharing acts on it; elsewhere it has no effect.
+  virtual void relssp(uint32_t cta_slot, uint32_t warp_in_cta, uint64_t lanes) {
+    (void)cta_slot, (void)warp_in_cta, (void)lanes;
+  }
+};
 
 struct AllocatorParams {
   std::string policy = "baseline";

@@ -1,5 +1,7 @@
 #include "models/smem/sharing_allocator.h"
 
+#include <algorithm>
+
 #include "functional/shared_access.h"
 #include "models/sm/inst_timing.h"
 #include "models/sm/sharing_occupancy.h"
@@ -28,6 +30,8 @@ void SharingAllocator::admit(uint32_t cta_slot, const CtaShape& shape) {
   pairs_.admit(cta_slot, units(shape), shape.warps);
   ctas_[cta_slot] = Cta{};
   ctas_[cta_slot].private_limit = units(shape) * t_;
+  ctas_[cta_slot].threads = shape.threads;
+  ctas_[cta_slot].released.assign(shape.warps, 0);
   if (pairs_.partner(cta_slot) != CtaPairs::kNone) ++pairs_formed_;
 }
 
@@ -40,6 +44,19 @@ void SharingAllocator::release_lock(uint32_t cta_slot) {
   if (!ctas_[cta_slot].holds) return;
   ctas_[cta_slot].holds = false;
   ++lock_releases_early_;
+}
+
+void SharingAllocator::relssp(uint32_t cta_slot, uint32_t warp_in_cta, uint64_t lanes) {
+  Cta& c = ctas_[cta_slot];
+  if (warp_in_cta >= c.released.size()) return;
+  const uint64_t fresh = lanes & ~c.released[warp_in_cta];
+  c.released[warp_in_cta] |= fresh;
+  c.released_threads += static_cast<uint32_t>(__builtin_popcountll(fresh));
+  if (c.released_threads < c.threads) return;
+  std::fill(c.released.begin(), c.released.end(), 0);
+  c.released_threads = 0;
+  ++relssp_completions_;
+  release_lock(cta_slot);
 }
 
 IssueCheck SharingAllocator::may_issue(const IssueQuery& q) {
@@ -74,6 +91,8 @@ void SharingAllocator::register_stats(const stats::Group& group) {
             "issue checks refused because the partner CTA holds the pair's shared region");
   g.counter("lock_early_releases", &lock_releases_early_, "locks",
             "pair locks given back before the holding CTA completed (relssp)");
+  g.counter("relssp_completions", &relssp_completions_, "CTAs",
+            "times every active thread of a CTA had executed relssp (the lock, if held, is released)");
 }
 
 }  // namespace simtlm::models::smem

@@ -13,8 +13,11 @@
 // takes it); otherwise the warp is not ready this cycle (a throttled stall,
 // counted as a lock stall). The holder never waits for the other CTA, so no
 // deadlock rule is needed (§2.2.3). The lock is released when the holding
-// CTA completes, or by release_lock() (the hook for the `relssp` instruction
-// of the next mechanism). A CTA with no partner takes the lock freely.
+// CTA completes, or by release_lock(), which relssp() calls once every
+// active thread of the CTA has executed `relssp` (Jatala ch. 3, seed note 000
+// §2.10: one release bit per thread, set by the lanes of each issue; the
+// padding lanes of a CTA's last warp are not active). A CTA with no partner
+// takes the lock freely.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +52,10 @@ class SharingAllocator final : public Allocator, public sched::SharingClassifier
   // The CTA in `cta_slot` gives its pair's lock back (relssp). No effect when
   // it does not hold it.
   void release_lock(uint32_t cta_slot);
+  // Sets the release bits of `lanes` of the warp; when every active thread
+  // of the CTA has its bit, the bits are cleared and release_lock() is called
+  // (no effect when the CTA does not hold the lock).
+  void relssp(uint32_t cta_slot, uint32_t warp_in_cta, uint64_t lanes) override;
   uint32_t partner(uint32_t cta_slot) const { return pairs_.partner(cta_slot); }
   // Offsets below this many millionths of a byte are private (t x R_tb x 10^6).
   uint64_t private_limit_millionths(uint32_t cta_slot) const { return ctas_[cta_slot].private_limit; }
@@ -57,6 +64,9 @@ class SharingAllocator final : public Allocator, public sched::SharingClassifier
   struct Cta {
     uint64_t private_limit = 0;  // t R_tb, in millionths of a byte
     bool holds = false;
+    uint32_t threads = 0;             // active (non-padding) threads
+    uint32_t released_threads = 0;    // threads whose release bit is set
+    std::vector<uint64_t> released;   // release bits, one word per warp (lanes)
   };
   uint64_t units(const CtaShape& shape) const;
 
@@ -69,6 +79,7 @@ class SharingAllocator final : public Allocator, public sched::SharingClassifier
   uint64_t lock_acquisitions_ = 0;
   uint64_t lock_stalls_ = 0;
   uint64_t lock_releases_early_ = 0;
+  uint64_t relssp_completions_ = 0;
 };
 
 }  // namespace simtlm::models::smem

@@ -124,6 +124,10 @@ void Platform::register_sharing_totals(const stats::Group& gpu) {
     g.formula("pairs", sum("sm[*].smem.sharing.pairs"), "pairs", "CTA pairs formed, all SMs");
     g.formula("lock_acquisitions", sum("sm[*].smem.sharing.lock_acquisitions"), "locks", "CTA-pair locks taken");
     g.formula("lock_stalls", sum("sm[*].smem.sharing.lock_stalls"), "checks", "issue checks refused by a held lock");
+    g.formula("lock_early_releases", sum("sm[*].smem.sharing.lock_early_releases"), "locks",
+              "locks given back by relssp before the holding CTA completed, all SMs");
+    g.formula("relssp_completions", sum("sm[*].smem.sharing.relssp_completions"), "CTAs",
+              "times every active thread of a CTA had executed relssp, all SMs");
     g.formula("storage_bits", std::to_string(models::scratchpad_sharing_storage_bits(sp.max_ctas, sp.max_warps())) +
                                   " * " + n,
               "bits", "storage of the sharing tables (Jatala §2.4), all SMs");

@@ -401,3 +401,51 @@ TEST_F(PtxCliTest, LaunchLimitErrorsExit2) {
 
 }  // namespace
 }  // namespace simtlm::test
+
+namespace simtlm::test {
+namespace {
+
+// Jatala's relssp placement on a kernel with a taken critical edge: the
+// printed PTX marks the inserted instructions, summarises them per kernel and
+// parses again (docs/sm-model.md, "Resource sharing").
+const char* const kEdgePtx = R"PTX(.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry edge(.param .u32 n)
+{
+  .shared .align 4 .b8 tile[256];
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r4, tile;
+  st.shared.u32 [%r4], %r2;
+  setp.lt.u32 %p1, %r2, %r1;
+  @%p1 bra JOIN;
+  ld.shared.u32 %r6, [%r4];
+JOIN:
+  add.u32 %r7, %r2, 1;
+  ret;
+}
+)PTX";
+
+TEST_F(CliTest, PtxRelsspPrintMarksTheInsertedInstructionsAndReparses) {
+  write("edge.ptx", kEdgePtx);
+  const CliResult r = run({"ptx", "edge.ptx", "--relssp", "opt", "--print"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("// relssp: kernel edge: 2 relssp, 1 split-edge instruction(s) inserted"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr("ld.shared.u32 %r6, [%r4];\n\trelssp;\t// relssp: inserted\nJOIN:"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr("\trelssp;\t// relssp: inserted\n\tbra.uni JOIN;\t// relssp: branch of a split edge"));
+  write("printed.ptx", r.out);
+  const CliResult again = run({"ptx", "printed.ptx", "--print"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_THAT(again.out, ::testing::HasSubstr("bra.uni JOIN;\n"));  // reparsed: now an ordinary instruction
+  const CliResult postdom = run({"ptx", "edge.ptx", "--relssp", "postdom", "--print"});
+  EXPECT_THAT(postdom.out, ::testing::HasSubstr("JOIN:\n\trelssp;\t// relssp: inserted\n\tadd.u32"));
+  const CliResult bad = run({"ptx", "edge.ptx", "--relssp", "later"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, ::testing::HasSubstr("--relssp 'later' is not opt, postdom or exit"));
+}
+
+}  // namespace
+}  // namespace simtlm::test

@@ -18,7 +18,7 @@ struct TestRegistry {
   uint16_t relssp, ldcb, stcb, blocksync, fake;
   TestRegistry() {
     ExtensionDef r;
-    r.mnemonic = "relssp";
+    r.mnemonic = "relreg";
     r.description = "release the shared scratchpad region";
     r.max_types = 0;
     relssp = reg.add(r);
@@ -101,7 +101,7 @@ TEST(Extensions, BuiltinsArePresent) {
 TEST(Extensions, RegisterAndParse) {
   TestRegistry t;
   auto m = parse_with(t.reg,
-                      "  relssp;\n"
+                      "  relreg;\n"
                       "  @%p1 ld.cb.f32 %f1, [%r1];\n"
                       "  ld.cb.v4.f32 {%f1, %f2, %f3, _}, [%rd1+16];\n"
                       "  st.cb.f32 [%r1], %f1;\n"
@@ -118,7 +118,7 @@ TEST(Extensions, RegisterAndParse) {
   EXPECT_EQ(rel.op, Opcode::Extension);
   EXPECT_EQ(rel.ext_id, t.relssp);
   EXPECT_TRUE(rel.ops.empty());
-  EXPECT_EQ(rel.text, "relssp");
+  EXPECT_EQ(rel.text, "relreg");
   const Instruction& ld = k.insts[1];
   EXPECT_EQ(ld.ext_id, t.ldcb);
   EXPECT_EQ(ld.type, DataType::F32);
@@ -153,7 +153,16 @@ TEST(Extensions, RegisterAndParse) {
   // Built-in ld is untouched by the ld.cb prefix.
   EXPECT_EQ(k.insts[9].op, Opcode::Ld);
   // The same text without the registry is an error.
-  EXPECT_NE(kernel_error("relssp;").find("unknown instruction 'relssp'"), std::string::npos);
+  EXPECT_NE(kernel_error("relreg;").find("unknown instruction 'relreg'"), std::string::npos);
+}
+
+TEST(Extensions, RelsspIsBuiltIn) {
+  // Jatala's scratchpad release: every registry has it, without operands.
+  ExtensionRegistry reg;
+  EXPECT_EQ(reg.id_of("relssp"), ExtensionRegistry::kRelssp);
+  EXPECT_EQ(ExtensionRegistry::global().id_of("relssp"), ExtensionRegistry::kRelssp);
+  EXPECT_TRUE(reg.find(ExtensionRegistry::kRelssp)->operands.empty());
+  EXPECT_NE(error_with(reg, "relssp %r1;").find("expects 0 operands"), std::string::npos);
 }
 
 TEST(Extensions, Errors) {
@@ -162,15 +171,15 @@ TEST(Extensions, Errors) {
   EXPECT_NE(error_with(t.reg, "ld.cb.f32 %f1;").find("expects 2 operands"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "ld.cb.f32 %rd1, [%r1];").find("does not match"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "ld.cb.f32.bad %f1, [%r1];").find("unknown modifier '.bad'"), std::string::npos);
-  EXPECT_NE(error_with(t.reg, "relssp.u32;").find("unknown modifier '.u32'"), std::string::npos);
-  EXPECT_NE(error_with(t.reg, "relssp %r1;").find("expects 0 operands"), std::string::npos);
+  EXPECT_NE(error_with(t.reg, "relreg.u32;").find("unknown modifier '.u32'"), std::string::npos);
+  EXPECT_NE(error_with(t.reg, "relreg %r1;").find("expects 0 operands"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "bar.blocksync UP;").find("undefined identifier 'UP'"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "@%p1 fakeop %r1, 1;").find("cannot be predicated"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "fakeop.forbidden %r1, 1;").find(".forbidden is not allowed"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "fakeop %r1, 13;").find("unlucky"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "fakeop %r1, 1, NOLABEL;").find("undefined label 'NOLABEL'"), std::string::npos);
   ExtensionDef dup;
-  dup.mnemonic = "relssp";
+  dup.mnemonic = "relreg";
   EXPECT_THROW(t.reg.add(dup), Error);
   ExtensionDef bad_name;
   bad_name.mnemonic = "bad name";
