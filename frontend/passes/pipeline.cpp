@@ -8,6 +8,7 @@
 #include "frontend/analysis/analyze.h"
 #include "frontend/passes/inline_calls.h"
 #include "frontend/passes/layout_memory.h"
+#include "frontend/passes/power_states_pass.h"
 #include "simtlm/error.h"
 
 namespace simtlm::frontend {
@@ -113,6 +114,8 @@ void add_builtin_passes(PassRegistry& registry) {
   analyze.required = true;
   analyze.run = [](PassContext& c) { analysis::analyze(c.module); };
   registry.add(std::move(analyze));
+
+  passes::add_power_states_pass(registry);  // GREENER (off by default)
 }
 
 PassPipeline::PassPipeline(const PassRegistry& registry, PassOptions options) : options_(std::move(options)) {

@@ -76,7 +76,8 @@ class PassRegistry {
   std::vector<std::unique_ptr<PassInfo>> passes_;
 };
 
-// inline_calls, layout_memory and analyze (required, in that order).
+// inline_calls, layout_memory and analyze (required, in that order), and the
+// mechanisms' optional passes (power_states, off by default).
 void add_builtin_passes(PassRegistry& registry);
 
 class PassPipeline {
