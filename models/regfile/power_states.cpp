@@ -41,6 +41,9 @@ RegisterPowerStates::RegisterPowerStates(const PowerParams& params, const WarpTa
   ready_at_.assign(n, 0);
   reserved_until_.assign(n, 0);
   slots_.resize(p_.max_warps);
+  if (p_.scheme == PowerScheme::Greener && p_.runtime_correction) {
+    c_.lookup_table_bits = lookup_table_bits(p_.max_warps, kLookupEntriesPerWarp, p_.max_regs_per_thread + 1);
+  }
   update_fraction();
 }
 
@@ -309,6 +312,8 @@ void RegisterPowerStates::register_stats(const stats::Group& g) {
   pg.counter("kept_on", &c_.kept_on, "searches", "searches that kept a register ON");
   pg.counter("lookup_entries", &c_.lookup_entries, "entries", "lookup-table entries of the warp, summed over searches");
   pg.level("lookup_entries_max", &c_.lookup_entries_max, "entries", "most lookup-table entries one warp had");
+  pg.level("lookup_table_bits", &c_.lookup_table_bits, "bits",
+           "lookup-table storage: max warps x 2 entries x (32-bit pc + 8 x log2(registers per thread)); 0 without it");
   residency_.register_stats(g.registry(), "gpu", "regfile", p_.sm_id);
 }
 

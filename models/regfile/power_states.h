@@ -67,6 +67,7 @@ struct PowerParams {
   uint32_t max_warps = 48;
   uint32_t registers = 32768;     // 32-bit registers of the SM
   uint32_t alloc_granularity = 4;
+  uint32_t max_regs_per_thread = 63;  // for the lookup table's register field
   uint32_t sm_id = 0;
   double cycle_seconds = 1e-9;
 };
@@ -106,7 +107,9 @@ class RegisterPowerStates : public IssueGate, public SmObserver {
     uint64_t kept_on = 0;              // ... that kept a register ON
     uint64_t lookup_entries = 0;       // entries seen by the searches (sum)
     uint64_t lookup_entries_max = 0;
+    uint64_t lookup_table_bits = 0;    // hardware size for the thesis's 2 entries per warp
   };
+  static constexpr uint32_t kLookupEntriesPerWarp = 2;  // §2.12: average occupancy < 2
   const Counters& counters() const { return c_; }
 
  private:

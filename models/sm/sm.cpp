@@ -100,6 +100,7 @@ void Sm::add_register_power_states() {
   pp.max_warps = p_.max_warps();
   pp.registers = p_.registers;
   pp.alloc_granularity = p_.register_alloc_granularity;
+  pp.max_regs_per_thread = p_.max_registers_per_thread;
   pp.sm_id = p_.id;
   pp.cycle_seconds = p_.clock_period.to_seconds();
   power_ = std::make_unique<regfile::RegisterPowerStates>(pp, warps_);

@@ -212,5 +212,11 @@ TEST(RegisterPowerStates, ResidencyCoversEveryRegisterInEveryCycle) {
   EXPECT_EQ(reg.value("gpu.power.residency.regfile[0].reduced_ratio", v), sp.register_off_leakage);
 }
 
+// §2.12: the thesis's lookup table is 1280 bytes for 64 warps, 2 entries per
+// warp, a 32-bit pc and 8 register fields of log2(64) bits.
+TEST(RegisterPowerStates, LookupTableSizeIsTheThesissFigure) {
+  EXPECT_EQ(regfile::RegisterPowerStates::lookup_table_bits(64, 2, 64), 1280u * 8u);
+}
+
 }  // namespace
 }  // namespace simtlm::models::test
