@@ -14,8 +14,9 @@ frontend::PassPipeline pass_pipeline_from_config(const Config& config) {
   // policy switches the pass on with its window (one place sets W).
   if (config.str("gpu.sm.regfile.power.policy") == "greener") {
     const char* pass = frontend::passes::kPowerStatesPass;
-    if (!options.params(pass).values().empty()) {
-      throw Error(ErrorKind::Config, where + ": the pass " + std::string(pass) +
+    for (const auto& [k, v] : options.params(pass).values()) {
+      if (k == "divergence_rule") continue;  // the one experiment switch (docs/greener.md)
+      throw Error(ErrorKind::Config, where + ": " + std::string(pass) + "." + k +
                                          " is set by gpu.sm.regfile.power.policy = greener and "
                                          "gpu.sm.regfile.power.window; do not configure it here too");
     }

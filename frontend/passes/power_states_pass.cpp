@@ -134,7 +134,7 @@ void divergent_regions(const ir::Function& fn, const analysis::FunctionAnalyses&
 
 }  // namespace
 
-std::vector<PowerAnnotation> power_states(const ir::Function& fn, uint32_t window) {
+std::vector<PowerAnnotation> power_states(const ir::Function& fn, uint32_t window, bool divergence_rule) {
   if (!fn.analysis.analyses) {
     throw Error(ErrorKind::Internal, "power_states: function '" + fn.name + "' has not been analysed");
   }
@@ -166,7 +166,7 @@ std::vector<PowerAnnotation> power_states(const ir::Function& fn, uint32_t windo
       }
     }
   }
-  divergent_regions(fn, a, ids, p);
+  if (divergence_rule) divergent_regions(fn, a, ids, p);
   const PowerAnalysis result(p);
 
   std::vector<PowerAnnotation> out(n);
@@ -203,7 +203,7 @@ void add_power_states_pass(PassRegistry& registry) {
   info.name = kPowerStatesPass;
   info.description = "GREENER register power states (ON/SLEEP/OFF after each access) from distance and liveness";
   info.after = {"analyze"};
-  info.option_keys = {"window"};
+  info.option_keys = {"window", "divergence_rule"};
   info.enabled_by_default = false;
   info.run = [](PassContext& c) {
     const uint64_t w = c.params.u64("window", kDefaultPowerWindow);
@@ -211,10 +211,11 @@ void add_power_states_pass(PassRegistry& registry) {
       throw Error(ErrorKind::Config, std::string(kPowerStatesPass) + ".window = " + std::to_string(w) +
                                          " is outside 1.." + std::to_string(kMaxPowerWindow));
     }
+    const bool divergence_rule = c.params.flag("divergence_rule", true);
     for (ir::Function& fn : c.module.functions) {
       if (fn.insts.empty() || !fn.is_entry) continue;
       const size_t n = fn.insts.size();
-      fn.annotations.attach(kPowerStatesColumn, power_states(fn, static_cast<uint32_t>(w)), n);
+      fn.annotations.attach(kPowerStatesColumn, power_states(fn, static_cast<uint32_t>(w), divergence_rule), n);
     }
   };
   registry.add(std::move(info));

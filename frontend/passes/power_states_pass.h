@@ -23,6 +23,7 @@
 //   power_states.enabled=true   off by default; the runtime enables it when
 //                               gpu.sm.regfile.power_scheme = greener
 //   power_states.window=W       the threshold W in instructions (1..64, default 3)
+//   power_states.divergence_rule=false   per-thread liveness only (unsafe; for experiments)
 #pragma once
 
 #include <cstdint>
@@ -61,8 +62,10 @@ struct PowerAnnotation {
 };
 
 // Runs the analysis on one analysed function (FunctionAnalysis::analyses):
-// one annotation per instruction.
-std::vector<PowerAnnotation> power_states(const ir::Function& fn, uint32_t window);
+// one annotation per instruction. `divergence_rule` false drops the SIMT rule
+// (registers other lanes of a divergent region still need stay live): only to
+// show what it prevents (docs/greener.md, "Divergence").
+std::vector<PowerAnnotation> power_states(const ir::Function& fn, uint32_t window, bool divergence_rule = true);
 
 // Registers the pass in `registry` (the global one registers it at start).
 void add_power_states_pass(PassRegistry& registry);

@@ -57,6 +57,29 @@ DONE:
   ret;
 }
 
+// Both sides of a divergent branch read %r2 last: per-thread liveness turns
+// it OFF on the side that runs first, which the other side's lanes still need.
+.visible .entry diverge(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  add.s32 %r2, %r1, 1000;
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra THEN;
+  st.global.u32 [%rd4], %r2;
+  bra.uni JOIN;
+THEN:
+  st.global.u32 [%rd4], %r2;
+JOIN:
+  ret;
+}
+
 .visible .entry first()
 {
   .reg .b32 %r<4>;
@@ -72,11 +95,11 @@ SmParams power_params(const char* policy) {
   return p;
 }
 
-void annotate(SmBench& b, uint32_t window) {
+void annotate(SmBench& b, uint32_t window, bool divergence_rule = true) {
   for (ir::Function& fn : b.mutable_module().functions) {
     if (!fn.is_entry) continue;
-    fn.annotations.attach(frontend::passes::kPowerStatesColumn, frontend::passes::power_states(fn, window),
-                          fn.insts.size());
+    fn.annotations.attach(frontend::passes::kPowerStatesColumn,
+                          frontend::passes::power_states(fn, window, divergence_rule), fn.insts.size());
   }
 }
 
@@ -210,6 +233,39 @@ TEST(RegisterPowerStates, ResidencyCoversEveryRegisterInEveryCycle) {
   EXPECT_GT(reg.value("gpu.sm[0].regfile.power.wakeups_from_sleep", v), 0.0);
   EXPECT_GT(reg.value("gpu.sm[1].regfile.power.wakeups_from_off", v), 0.0);
   EXPECT_EQ(reg.value("gpu.power.residency.regfile[0].reduced_ratio", v), sp.register_off_leakage);
+}
+
+// The divergence rule (docs/greener.md): without it, the lanes of the side
+// that runs second read a register the first side gated; the data-safety
+// check catches it. With it, the register sleeps instead and every lane reads
+// its value.
+TEST(RegisterPowerStates, TheDivergenceRuleKeepsOtherLanesData) {
+  SmParams p = power_params("greener");
+  p.register_power_runtime_correction = false;  // the other side's read is not decoded anyway
+  SmParams q = p;
+  q.id = 1;
+  SmBench with(kPowerPtx, p, 100, 1u << 20, "sm_rule");
+  SmBench without(kPowerPtx, q, 100, 1u << 20, "sm_thread_liveness");
+  annotate(with, 3, true);
+  annotate(without, 3, false);
+  without.sm().set_fault_callback([](Sm&, std::exception_ptr) {});  // do not stop the other SM
+  std::vector<uint32_t> out(32, 0);
+  uint64_t addr = 0;
+  for (SmBench* b : {&with, &without}) {
+    addr = b->upload(out);
+    b->launch("diverge", dim(1), dim(32), Args().add(addr));
+  }
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_TRUE(with.all_done());
+  EXPECT_TRUE(with.sm().fault() == nullptr);
+  const std::vector<uint32_t> got = with.download<uint32_t>(addr, 32);
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(got[i], i + 1000) << i;
+  ASSERT_TRUE(without.sm().fault() != nullptr);
+  try {
+    std::rethrow_exception(without.sm().fault());
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel 'diverge'"), std::string::npos) << e.what();
+  }
 }
 
 // §2.12: the thesis's lookup table is 1280 bytes for 64 warps, 2 entries per
