@@ -134,7 +134,7 @@ def main():
               f"| {sm_sum(g, 'lookup_entries') / look:.2f} / {emax:.0f} | {sm_sum(g, 'kept_on'):.0f} |")
 
     base_rows = rows
-    for title, idx in (("W sweep (GREENER, wake-up 1/2)", 2), ("Wake-up latency WL-X (GREENER, W = 3)", 3)):
+    for title, idx in (("W sweep (GREENER, wake-up 1/2)", 2), ("Wake-up latency WL-X (W = 3)", 3)):
         if len(sys.argv) <= idx:
             continue
         cols2, rows2 = load(sys.argv[idx])
