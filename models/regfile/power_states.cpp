@@ -162,6 +162,26 @@ bool RegisterPowerStates::allows(const GateQuery& q, sched::StallKind& stall) {
   tick_to(now);
   const uint16_t* lists[2] = {t.rf_reads, t.rf_writes};
   const unsigned counts[2] = {t.num_rf_reads, t.num_rf_writes};
+  // A physical register with a write in flight from an older instruction of
+  // the warp: the SM's scoreboard tracks virtual registers, and two virtual
+  // registers may share a physical one (the allocation reuses it once the
+  // first is dead), so a late write of a dead value (a load or atomic into a
+  // register nobody reads) could land after a younger write and gate it.
+  // Hardware scoreboards physical registers; so does this model.
+  for (uint32_t other : slots_[slot].in_flight) {
+    const InstTiming& o = warps_[slot].timing->at(other);
+    for (unsigned j = 0; j < o.num_rf_writes; ++j) {
+      for (unsigned l = 0; l < 2; ++l) {
+        for (unsigned k = 0; k < counts[l]; ++k) {
+          if (lists[l][k] == o.rf_writes[j]) {
+            ++c_.physical_hazard_stalls;
+            stall = sched::StallKind::Scoreboard;
+            return false;
+          }
+        }
+      }
+    }
+  }
   // The RAR/WAR reservation: a state change of an earlier instruction is pending.
   for (unsigned l = 0; l < 2; ++l) {
     for (unsigned k = 0; k < counts[l]; ++k) {
@@ -308,6 +328,9 @@ void RegisterPowerStates::register_stats(const stats::Group& g) {
              "cycles instructions waited for their registers to wake up");
   pg.counter("reservation_stalls", &c_.reservation_stalls, "refusals",
              "issue refusals for a source whose state change is pending (RAR/WAR)");
+  pg.counter("physical_hazard_stalls", &c_.physical_hazard_stalls, "refusals",
+             "issue refusals for a physical register written by an older in-flight instruction (another virtual "
+             "register)");
   pg.counter("lookups", &c_.lookups, "searches", "run-time correction searches of the lookup table");
   pg.counter("kept_on", &c_.kept_on, "searches", "searches that kept a register ON");
   pg.counter("lookup_entries", &c_.lookup_entries, "entries", "lookup-table entries of the warp, summed over searches");

@@ -13,7 +13,9 @@
 //    off_wakeup_cycles) and the slot is charged StallKind::WakeUp. The gate
 //    also holds an instruction that touches a register whose state change by
 //    an earlier instruction of the warp is still pending (the RAR/WAR
-//    reservation of the scoreboard, §2.12 item 2);
+//    reservation of the scoreboard, §2.12 item 2), or a physical register
+//    an older in-flight instruction writes (the SM's scoreboard is over
+//    virtual registers; see allows());
 //  - an SmObserver: after an instruction's operand read its sources, and
 //    after its writeback its destinations, enter the state the scheme says
 //    (GREENER: the `power_states` pass's annotation; Sleep-Reg: SLEEP).
@@ -103,6 +105,7 @@ class RegisterPowerStates : public IssueGate, public SmObserver {
     uint64_t wakeups_from_off = 0;
     uint64_t wakeup_stall_cycles = 0;  // warp-cycles an issuable instruction waited for wake-ups
     uint64_t reservation_stalls = 0;   // gate refusals for a pending state change (RAR/WAR)
+    uint64_t physical_hazard_stalls = 0;  // ... for a physical register an older instruction writes
     uint64_t lookups = 0;              // run-time correction searches
     uint64_t kept_on = 0;              // ... that kept a register ON
     uint64_t lookup_entries = 0;       // entries seen by the searches (sum)

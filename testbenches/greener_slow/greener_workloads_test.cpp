@@ -1,11 +1,13 @@
 // GREENER keeps results correct and never loses data (seed note 000 §7 item
 // 20, ../shared/MECHANISMS.md): every registered workload passes its CPU check
 // at small size on 2 SMs with gpu.sm.regfile.power.policy = greener at
-// W = 1, 3, 7 and 15, and with Sleep-Reg. The data-safety check of
+// W = 1, 3, 7 and 15, at W = 3 without the run-time correction (the
+// compiler's states alone must be safe too: the correction once hid a
+// physical-register hazard, docs/greener.md), and with Sleep-Reg. The data-safety check of
 // models/regfile/power_states.h runs on every register read: a read of a
 // register gated since its last write would end the launch with a model error
 // naming kernel, pc, warp and register, so passing also means it never fired.
-// Slow (label `slow`): 5 runs per workload.
+// Slow (label `slow`): 6 runs per workload.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -33,18 +35,19 @@ double sum_of(const Device& dev, const char* what) {
   return n;
 }
 
-// window 0: Sleep-Reg.
-using Param = std::tuple<std::string, unsigned>;
+// window 0: Sleep-Reg; correction false: GREENER's compiler states alone.
+using Param = std::tuple<std::string, unsigned, bool>;
 class GreenerWorkloads : public ::testing::TestWithParam<Param> {};
 
 TEST_P(GreenerWorkloads, PassesItsCheck) {
-  const auto& [name, window] = GetParam();
+  const auto& [name, window, correction] = GetParam();
   std::vector<std::string> keys = {"gpu.num_sms=2"};
   if (window == 0) {
     keys.push_back("gpu.sm.regfile.power.policy=sleep_reg");
   } else {
     keys.push_back("gpu.sm.regfile.power.policy=greener");
     keys.push_back("gpu.sm.regfile.power.window=" + std::to_string(window));
+    keys.push_back(std::string("gpu.sm.regfile.power.runtime_correction=") + (correction ? "true" : "false"));
   }
   Device dev(timing_options(make_config(keys)));
   auto w = WorkloadRegistry::create(name);
@@ -59,11 +62,17 @@ TEST_P(GreenerWorkloads, PassesItsCheck) {
 
 INSTANTIATE_TEST_SUITE_P(AllWorkloads, GreenerWorkloads,
                          ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
-                                            ::testing::Values(0u, 1u, 3u, 7u, 15u)),
+                                            ::testing::Values(0u, 1u, 3u, 7u, 15u), ::testing::Values(true)),
                          [](const ::testing::TestParamInfo<Param>& info) {
                            const unsigned w = std::get<1>(info.param);
                            return std::get<0>(info.param) + (w == 0 ? std::string("_sleep_reg")
                                                                     : "_greener_w" + std::to_string(w));
+                         });
+INSTANTIATE_TEST_SUITE_P(CompilerStatesAlone, GreenerWorkloads,
+                         ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()), ::testing::Values(3u),
+                                            ::testing::Values(false)),
+                         [](const ::testing::TestParamInfo<Param>& info) {
+                           return std::get<0>(info.param) + "_greener_w3_no_correction";
                          });
 
 }  // namespace
