@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Tables of the GREENER study (docs/studies/greener.md) from sweep folders.
 
-  scripts/greener_table.py MAIN_DIR [WINDOW_DIR [WAKEUP_DIR]]
+  scripts/greener_table.py MAIN_DIR [WINDOW_DIR [WAKEUP_DIR [CORRECTION_DIR]]]
 
 MAIN_DIR is the output of `simtlm sweep studies/greener.json` (columns
 always_on, sleep_reg, greener); WINDOW_DIR of studies/greener_window.json
-(W = 1, 3, 7, 15); WAKEUP_DIR of studies/greener_wakeup.json (WL-1..4).
+(W = 1, 3, 7, 15); WAKEUP_DIR of studies/greener_wakeup.json (WL-1..4,
+GREENER and Sleep-Reg); CORRECTION_DIR of studies/greener_correction.json
+(run-time correction on and off).
 Reads every point's stats.json and prints markdown:
 
   - register-file leakage energy (the energy model's regfile leakage) of
@@ -16,7 +18,8 @@ Reads every point's stats.json and prints markdown:
   - cycle overhead against always-ON;
   - GREENER's residency breakdown of allocated registers, wake-ups, stall
     cycles and lookup-table occupancy;
-  - the W sweep and the wake-up latency sweep (geometric means).
+  - the W sweep, the wake-up latency sweep and the run-time correction
+    (geometric means).
 """
 import json
 import math
@@ -134,7 +137,8 @@ def main():
               f"| {sm_sum(g, 'lookup_entries') / look:.2f} / {emax:.0f} | {sm_sum(g, 'kept_on'):.0f} |")
 
     base_rows = rows
-    for title, idx in (("W sweep (GREENER, wake-up 1/2)", 2), ("Wake-up latency WL-X (W = 3)", 3)):
+    for title, idx in (("W sweep (GREENER, wake-up 1/2)", 2), ("Wake-up latency WL-X (W = 3)", 3),
+                       ("Run-time correction (GREENER, W = 3; false = Comp-OPT, the compiler's states alone)", 4)):
         if len(sys.argv) <= idx:
             continue
         cols2, rows2 = load(sys.argv[idx])
