@@ -19,6 +19,7 @@
 #include "frontend/load.h"
 #include "frontend/passes/relssp_placement.h"
 #include "frontend/passes/rewrite.h"
+#include "frontend/passes/power_states_pass.h"
 #include "runtime/device_impl.h"
 #include "runtime/launch_checks.h"
 
@@ -29,6 +30,7 @@ namespace {
 const char* kPtxUsage =
     "usage: simtlm ptx FILE.ptx [--kernel NAME] [--relssp opt|postdom|exit] [--print]\n"
     "       simtlm ptx FILE.ptx --occupancy --threads T [--kernel NAME] [--config FILE] [-p KEY=VALUE] [--json]\n"
+    "       simtlm ptx FILE.ptx [--kernel NAME] --power-states W --print\n"
     "       simtlm ptx FILE.ptx --kernel NAME --launch SPEC.json [options]\n"
     "\n"
     "Parses, validates and analyses a PTX file and prints every kernel and device\n"
@@ -45,6 +47,12 @@ const char* kPtxUsage =
     "CTA what `simtlm occupancy` prints: the baseline resident CTAs per SM and what\n"
     "register and scratchpad sharing would launch, from our allocator's registers per\n"
     "thread and the kernel's static shared memory (--json: one object per kernel).\n"
+    "\n"
+    "With --power-states W --print, prints every kernel (or --kernel NAME) annotated\n"
+    "with GREENER's register power states for threshold W (1..64): after each\n"
+    "instruction's operands, the state (ON, SLEEP, OFF) of its destination and first\n"
+    "two register sources once it has accessed them, as the thesis's Fig. 4.3 shows\n"
+    "(docs/greener.md).\n"
     "\n"
     "With --launch, runs the kernel as SPEC.json describes and prints the launch\n"
     "statistics. SPEC.json:\n"
@@ -142,7 +150,8 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
       ("json", po::bool_switch(), "--occupancy: print JSON")
       ("relssp", po::value<std::string>()->value_name("PLACEMENT"),
        "place relssp: opt, postdom or exit (none), as frontend.relssp.placement")
-      ("print", po::bool_switch(), "print the PTX after the front end's passes");
+      ("power-states", po::value<std::string>()->value_name("W"), "GREENER power states with threshold W (with --print)")
+      ("print", po::bool_switch(), "print the PTX after the front end's passes (with --power-states: annotated)");
   add_sim_options(desc);
   po::options_description all;
   all.add(desc).add_options()("file", po::value<std::string>(), "PTX file");
@@ -157,6 +166,25 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   const std::string file = vm["file"].as<std::string>();
   const std::string kernel = vm.count("kernel") ? vm["kernel"].as<std::string>() : "";
 
+  if (vm.count("power-states") || vm["print"].as<bool>()) {
+    if (!vm.count("power-states") || !vm["print"].as<bool>()) usage_error("--power-states W and --print go together");
+    if (vm["occupancy"].as<bool>() || vm.count("launch")) usage_error("--power-states cannot be combined with --occupancy or --launch");
+    const uint64_t w = parse_uint(vm["power-states"].as<std::string>(), "--power-states", 1,
+                                  frontend::passes::kMaxPowerWindow);
+    frontend::PassOptions options("--power-states");
+    options.enable(frontend::passes::kPowerStatesPass, true);
+    options.set(frontend::passes::kPowerStatesPass, "window", std::to_string(w));
+    auto module = frontend::load_ptx_file(file, frontend::PassPipeline(frontend::PassRegistry::global(), options));
+    if (!kernel.empty() && !module->function_index.count(kernel)) runtime::find_kernel(*module, kernel);
+    bool first = true;
+    for (const ir::Function& f : module->functions) {
+      if (!f.is_entry || (!kernel.empty() && f.name != kernel)) continue;
+      if (!first) io.out << "\n";
+      first = false;
+      frontend::passes::print_power_states(io.out, *module, f);
+    }
+    return kExitOk;
+  }
   if (vm["occupancy"].as<bool>()) {
     if (vm.count("launch")) usage_error("--occupancy and --launch cannot be combined");
     if (!vm.count("threads")) usage_error("--occupancy needs --threads T");

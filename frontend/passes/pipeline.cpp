@@ -10,6 +10,7 @@
 #include "frontend/passes/layout_memory.h"
 #include "frontend/passes/reorder_registers.h"
 #include "frontend/passes/relssp_placement.h"
+#include "frontend/passes/power_states_pass.h"
 #include "simtlm/error.h"
 
 namespace simtlm::frontend {
@@ -120,6 +121,7 @@ void add_builtin_passes(PassRegistry& registry) {
   // Off by default (gpu.sm.regfile.sharing_reorder). After relssp, which
   // analyses again (analyze clears the numbering reorder_registers sets).
   registry.add(passes::reorder_registers_pass());
+  passes::add_power_states_pass(registry);  // GREENER (off by default)
 }
 
 PassPipeline::PassPipeline(const PassRegistry& registry, PassOptions options) : options_(std::move(options)) {

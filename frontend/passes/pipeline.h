@@ -77,7 +77,7 @@ class PassRegistry {
 };
 
 // inline_calls, layout_memory and analyze (required, in that order), and the
-// passes of mechanisms (off by default): reorder_registers.
+// passes of mechanisms (off by default): relssp, reorder_registers, power_states.
 void add_builtin_passes(PassRegistry& registry);
 
 class PassPipeline {

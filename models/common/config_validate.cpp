@@ -122,6 +122,10 @@ void Config::validate() const {
             {"frontend.relssp.layout", "gpu.sm.smem.alloc_policy"},
             "the access-range layout places variables in the shared region of scratchpad sharing: it needs "
             "alloc_policy = sharing");
+  // ---- register power states
+  r.require(f64("gpu.sm.regfile.power.sleep_leakage_ratio") >= f64("gpu.sm.regfile.power.off_leakage_ratio"),
+            {"gpu.sm.regfile.power.sleep_leakage_ratio", "gpu.sm.regfile.power.off_leakage_ratio"},
+            "a SLEEP register cannot leak less than an OFF one (sleep_leakage_ratio >= off_leakage_ratio)");
   r.require(u64("gpu.sm.scheduler.ccws.vta_entries_per_warp") % u64("gpu.sm.scheduler.ccws.vta_ways") == 0,
             {"gpu.sm.scheduler.ccws.vta_entries_per_warp", "gpu.sm.scheduler.ccws.vta_ways"},
             "gpu.sm.scheduler.ccws.vta_entries_per_warp must be a multiple of vta_ways");

@@ -26,6 +26,7 @@ const char* to_string(StallKind kind) {
     case StallKind::Pipeline: return "pipeline";
     case StallKind::Memory: return "memory";
     case StallKind::Throttled: return "throttled";
+    case StallKind::WakeUp: return "wake_up";
   }
   return "?";
 }

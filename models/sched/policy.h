@@ -47,6 +47,7 @@ enum class StallKind : uint8_t {
   Pipeline,     // execution unit or operand collector busy
   Memory,       // LD/ST unit busy or back-pressured by the memory system
   Throttled,    // vetoed by the policy or blocked by an allocator (sharing lock)
+  WakeUp,       // an operand register is waking from a low-power state (GREENER, Sleep-Reg)
 };
 const char* to_string(StallKind kind);
 

@@ -48,6 +48,15 @@ int IssueStage::reason_priority(uint8_t reason) {
 }
 
 bool IssueStage::run(uint64_t c) {
+  try {
+    return run_schedulers(c);
+  } catch (...) {  // a gate's model check (functional faults are caught at issue)
+    fault_ = std::current_exception();
+    return false;
+  }
+}
+
+bool IssueStage::run_schedulers(uint64_t c) {
   WarpTable& warps = parts_.warps;
   sched::Policy& policy = parts_.policy;
   const uint64_t order_version = policy_wants_stalls_ ? policy.stall_order_version() : 0;
@@ -177,7 +186,7 @@ IssueReason IssueStage::check_ready(uint32_t slot, uint64_t c, StallKind& stall)
   if (!no_issue_veto_ && !gates_allow(w, info, slot, c, stall)) {
     throttled_this_cycle_ = true;
     switch (stall) {
-      case StallKind::Pipeline: return kPipeline;
+      case StallKind::Pipeline: case StallKind::WakeUp: return kPipeline;  // a register waking up is a structure
       case StallKind::Memory: return kMemory;
       case StallKind::Scoreboard: case StallKind::LongLatency: return kScoreboard;
       case StallKind::Barrier: return kBarrier;

@@ -51,8 +51,9 @@ class IssueStage {
   void add_gate(IssueGate& gate);
   const std::vector<IssueGate*>& gates() const { return gates_; }
 
-  // Runs every scheduler for cycle c. Returns false when a device fault
-  // stopped the SM (fault() holds it).
+  // Runs every scheduler for cycle c. Returns false when a device fault, or
+  // an error an issue gate raised (a model check), stopped the SM (fault()
+  // holds it).
   bool run(uint64_t c);
   void begin_cycle() {
     issued_this_cycle_ = false;
@@ -73,6 +74,7 @@ class IssueStage {
   uint64_t& slot_counter(uint8_t reason);
   static int reason_priority(uint8_t reason);
   void refresh_flags();
+  bool run_schedulers(uint64_t c);
   IssueReason check_ready(uint32_t slot, uint64_t c, sched::StallKind& stall);
   bool gates_allow(const WarpState& w, const InstTiming& info, uint32_t slot, uint64_t c, sched::StallKind& stall);
   bool issue(uint32_t slot, uint64_t c);

@@ -6,6 +6,7 @@
 
 #include "models/sm/builtin_gates.h"
 #include "models/sm/occupancy.h"
+#include "models/regfile/power_states.h"
 #include "models/sm/sharing_issue_counter.h"
 #include "simtlm/error.h"
 
@@ -61,6 +62,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
     sharing_issues_ = std::make_unique<SharingIssueCounter>(*classes, p_.max_warps());
     subscribe(*sharing_issues_);
   }
+  add_register_power_states();
   if (l1d() && policy_->wants_cache_events()) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d()->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });
@@ -80,6 +82,30 @@ void Sm::add_builtin_gates() {
         std::make_unique<AllocatorGate<smem::Allocator>>(shared_allocator(), "shared-memory allocator"));
   }
   for (auto& g : builtin_gates_) issue_.add_gate(*g);
+}
+
+// GREENER or Sleep-Reg (gpu.sm.regfile.power.policy): an issue gate after the
+// built-in ones and an observer of operand reads and writebacks.
+void Sm::add_register_power_states() {
+  const regfile::PowerScheme scheme = regfile::power_scheme_from_name(p_.register_power_policy);
+  if (scheme == regfile::PowerScheme::AlwaysOn) return;
+  regfile::PowerParams pp;
+  pp.scheme = scheme;
+  pp.sleep_wakeup = p_.register_sleep_wakeup;
+  pp.off_wakeup = p_.register_off_wakeup;
+  pp.sleep_leakage = p_.register_sleep_leakage;
+  pp.off_leakage = p_.register_off_leakage;
+  pp.runtime_correction = p_.register_power_runtime_correction;
+  pp.warp_size = p_.warp_size;
+  pp.max_warps = p_.max_warps();
+  pp.registers = p_.registers;
+  pp.alloc_granularity = p_.register_alloc_granularity;
+  pp.max_regs_per_thread = p_.max_registers_per_thread;
+  pp.sm_id = p_.id;
+  pp.cycle_seconds = p_.clock_period.to_seconds();
+  power_ = std::make_unique<regfile::RegisterPowerStates>(pp, warps_);
+  issue_.add_gate(*power_);
+  subscribe(*power_);
 }
 
 // ---------------------------------------------------------------- CTAs
@@ -182,6 +208,7 @@ SmStats& Sm::stats() {
   stats_.regfile_bank_conflicts = collector_.banks().conflicts();
   stats_.regfile_writes = collector_.banks().writes();
   stats_.regfile_write_conflicts = collector_.banks().write_conflicts();
+  if (power_) power_->advance(clock().now());
   return stats_;
 }
 

@@ -68,6 +68,9 @@
 namespace simtlm::models {
 
 class SharingIssueCounter;  // models/sm/sharing_issue_counter.h
+namespace regfile {
+class RegisterPowerStates;  // models/regfile/power_states.h
+}
 
 class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmServices {
  public:
@@ -170,6 +173,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   void cta_completed(const functional::LaunchContext& ctx, uint64_t cta_id);
   std::string describe_warp(uint32_t slot) const;
   void add_builtin_gates();
+  void add_register_power_states();
 
   SmParams p_;
   // Read on every tick.
@@ -190,6 +194,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   IssueStage issue_;
   std::vector<std::unique_ptr<IssueGate>> builtin_gates_;
   std::unique_ptr<SharingIssueCounter> sharing_issues_;  // with a sharing allocator only
+  std::unique_ptr<regfile::RegisterPowerStates> power_;   // register power states, unless always_on
 
   // Notifications.
   CtaDoneCallback cta_done_cb_;

@@ -194,16 +194,34 @@ void sm_keys(std::vector<ConfigKey>& t) {
   t.push_back(D("gpu.sm.regfile.sharing_dyn.step", 0.1, "probability", 0.001, 1.0,
                 "Dynamic Warp Execution: change of an SM's issue probability per window.",
                 "Jatala thesis §2.3.3: p = 0.1 (seed note 000 §2.7)"));
-  t.push_back(E("gpu.sm.regfile.power.policy", "always_on", {"always_on"},
-                "Register power states: always on, or GREENER's compiler-annotated ON/SLEEP/OFF states.", kJatalaCh4,
-                {"greener"}));
-  t.push_back(U("gpu.sm.regfile.power.window", 3, "instructions", 1, 1024,
-                "GREENER threshold W: minimum instruction distance between accesses that pays for a wake-up.",
+  t.push_back(E("gpu.sm.regfile.power.policy", "always_on", {"always_on", "sleep_reg", "greener"},
+                "Register power states: always_on (the baseline: every register ON, nothing modelled), "
+                "sleep_reg (allocated registers SLEEP after every access, unallocated OFF) or greener "
+                "(compiler-annotated ON/SLEEP/OFF after each access, with the run-time correction; unallocated "
+                "OFF). docs/greener.md.",
+                "Jatala thesis Ch. 4 §4.2-§4.3 (seed note 000 §2.12); Sleep-Reg: Abdel-Majeed & Annavaram HPCA'13 "
+                "as the thesis describes it"));
+  t.push_back(U("gpu.sm.regfile.power.window", 3, "instructions", 1, 64,
+                "GREENER threshold W: minimum instruction distance between accesses that pays for a wake-up "
+                "(the power_states pass's window).",
                 kJatalaCh4));
   t.push_back(U("gpu.sm.regfile.power.sleep_wakeup_cycles", 1, "core cycles", 0, 1024,
-                "GREENER: cycles to wake a register from SLEEP to ON.", kJatalaCh4));
+                "GREENER and Sleep-Reg: cycles to wake a register from SLEEP to ON.", kJatalaCh4));
   t.push_back(U("gpu.sm.regfile.power.off_wakeup_cycles", 2, "core cycles", 0, 1024,
-                "GREENER: cycles to wake a register from OFF to ON.", kJatalaCh4));
+                "GREENER and Sleep-Reg: cycles to wake a register from OFF to ON.", kJatalaCh4));
+  t.push_back(B("gpu.sm.regfile.power.runtime_correction", true,
+                "GREENER's run-time correction: keep a register ON when another decoded, not yet written-back "
+                "instruction of the warp accesses it (false: the compiler's states alone, Comp-OPT).",
+                "Jatala thesis §4.2.3, Fig. 4.4 (seed note 000 §2.12)"));
+  t.push_back(D("gpu.sm.regfile.power.sleep_leakage_ratio", 0.25, "ratio", 0.0, 1.0,
+                "Leakage of a SLEEP (drowsy, data-retaining) register relative to ON.",
+                "estimate (docs/greener.md, Leakage): the thesis uses CACTI-P's SRAM_vccmin retention voltage for "
+                "SLEEP and prints no ratio (seed note 000 §8); drowsy SRAM at a retention voltage cuts leakage by "
+                "roughly 70-90 % (El-Dib et al. ICM 2010; Flautner et al. ISCA 2002)"));
+  t.push_back(D("gpu.sm.regfile.power.off_leakage_ratio", 0.05, "ratio", 0.0, 0.99,
+                "Leakage of an OFF (power-gated) register relative to ON: what the sleep transistor still leaks.",
+                "estimate (docs/greener.md, Leakage): the thesis gates with SRAM_vccmin = 0 V in CACTI-P and prints "
+                "no ratio (seed note 000 §8)"));
 
   // Kernel parameters.
   t.push_back(U("gpu.sm.param_latency", 35, "core cycles", 1, 4096,

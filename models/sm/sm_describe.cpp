@@ -67,6 +67,7 @@ std::string Sm::describe_warp(uint32_t slot) const {
       os << "memory: LD/ST unit busy, " << ldst_.backlog_size() << " transaction(s) waiting to be sent";
       break;
     case sched::StallKind::Throttled: os << "throttled by an issue gate (scheduling policy or resource lock)"; break;
+    case sched::StallKind::WakeUp: os << "waiting for operand registers to wake up (register power states)"; break;
     default:
       os << "ready to issue (not chosen by the scheduler";
       if (warps_.parked(slot) != kIssued) os << "; parked as " << int(warps_.parked(slot));

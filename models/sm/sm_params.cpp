@@ -74,6 +74,12 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.shared_memory_alloc_granularity = cfg.u32("gpu.sm.shared_memory_alloc_granularity");
   p.shared_alloc_policy = cfg.str("gpu.sm.smem.alloc_policy");
   p.shared_sharing_threshold = cfg.f64("gpu.sm.smem.sharing_threshold");
+  p.register_power_policy = cfg.str("gpu.sm.regfile.power.policy");
+  p.register_sleep_wakeup = cfg.u32("gpu.sm.regfile.power.sleep_wakeup_cycles");
+  p.register_off_wakeup = cfg.u32("gpu.sm.regfile.power.off_wakeup_cycles");
+  p.register_sleep_leakage = cfg.f64("gpu.sm.regfile.power.sleep_leakage_ratio");
+  p.register_off_leakage = cfg.f64("gpu.sm.regfile.power.off_leakage_ratio");
+  p.register_power_runtime_correction = cfg.boolean("gpu.sm.regfile.power.runtime_correction");
 
   p.fetch_width = cfg.u32("gpu.sm.fetch_width");
   p.ibuffer_entries = cfg.u32("gpu.sm.ibuffer_entries");

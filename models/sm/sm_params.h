@@ -59,6 +59,14 @@ struct SmParams {
   uint32_t shared_memory_alloc_granularity = 1;
   std::string shared_alloc_policy = "baseline";
   double shared_sharing_threshold = 0.1;
+  // Register power states (gpu.sm.regfile.power.*, models/regfile/power_states.h):
+  // always_on (nothing modelled), sleep_reg or greener.
+  std::string register_power_policy = "always_on";
+  uint32_t register_sleep_wakeup = 1;
+  uint32_t register_off_wakeup = 2;
+  double register_sleep_leakage = 0.25;
+  double register_off_leakage = 0.05;
+  bool register_power_runtime_correction = true;
   // Register sharing's deadlock-avoidance rule; not a configuration key: only
   // the test that shows the deadlock it prevents turns it off.
   bool sharing_deadlock_rule = true;

@@ -4,6 +4,7 @@
 // the allocators add theirs under gpu.sm[i].scheduler / .regfile / .smem.
 #include <string>
 
+#include "models/regfile/power_states.h"
 #include "models/sm/sharing_issue_counter.h"
 #include "models/sm/sm.h"
 
@@ -89,6 +90,7 @@ void Sm::register_stats(const stats::Group& g) {
   // The swappable parts add their own counters (none for the baselines).
   policy_->register_stats(g.child("scheduler"));
   register_allocator().register_stats(g.child("regfile"));
+  if (power_) power_->register_stats(g.child("regfile"));
   shared_allocator().register_stats(g.child("smem"));
   if (sharing_issues_) sharing_issues_->register_stats(g.child("sharing"));
 }

@@ -117,6 +117,19 @@ TEST_F(PtxCliTest, AKernelWithAnUnsupportedCallIsReportedAloneAndTheOthersRun) {
   EXPECT_THAT(r.err, HasSubstr("recursive call to 'rec'"));
 }
 
+// GREENER's annotated listing (docs/greener.md): the store's source %f3 is
+// dead afterwards, so OFF at any W; one kernel only with --kernel; --print
+// and --power-states go together.
+TEST_F(PtxCliTest, PowerStatesPrintsTheAnnotatedKernel) {
+  CliResult r = run({"ptx", "vec.ptx", "--kernel", "vec_add", "--power-states", "3", "--print"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(".entry vec_add"));
+  EXPECT_THAT(r.out, Not(HasSubstr(".entry capped")));
+  EXPECT_THAT(r.out, HasSubstr("st.global.f32 [%rd10], %f3, OFF;"));
+  EXPECT_EQ(run({"ptx", "vec.ptx", "--power-states", "3"}).code, 2);
+  EXPECT_EQ(run({"ptx", "vec.ptx", "--power-states", "0", "--print"}).code, 2);
+}
+
 TEST_F(PtxCliTest, MalformedPtxGivesFileLineColumn) {
   const MalformedPtx bad = malformed_vec_add();
   write("bad.ptx", bad.text);

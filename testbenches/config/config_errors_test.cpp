@@ -241,8 +241,9 @@ TEST(ConfigErrors, MechanismValuesNotBuiltYetAreRejectedNamingTheKey) {
                     {"gpu.sm.scheduler.policy", std::string("'") + policy + "' is not built yet",
                      "built: lrr, gto, two_level, owf"});
   }
-  expect_contains(validate_error({"gpu.sm.regfile.power.policy=greener"}),
-                  {"gpu.sm.regfile.power.policy", "'greener' is not built yet"});
+  expect_contains(validate_error({"gpu.sm.regfile.power.policy=greener", "gpu.sm.regfile.power.sleep_leakage_ratio=0.01"}),
+                  {"gpu.sm.regfile.power.sleep_leakage_ratio", "gpu.sm.regfile.power.off_leakage_ratio"});
+  expect_contains(validate_error({"gpu.sm.regfile.power.window=65"}), {"gpu.sm.regfile.power.window"});
   expect_contains(validate_error({"gpu.sm.scheduler.swl.warp_limit=49"}), {"swl.warp_limit exceeds the SM's warps (48)"});
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "frontend/passes/power_states_pass.h"
 #include "runtime/device_impl.h"
 #include "simtlm/device.h"
 #include "testbenches/common/test_shape_pass.h"
@@ -135,6 +136,33 @@ TEST(PassVariants, ReorderRegistersIsChosenByItsSharingKey) {
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->analysis.register_numbers.size(), k->analysis.phys_regs32);
   EXPECT_FALSE(k->analysis.register_numbers.empty());
+}
+
+// GREENER: the power policy enables the power_states pass with the policy's
+// window; the pass's window set in frontend.passes too is an error naming
+// both keys (one place sets W). The timing launch then runs with it.
+TEST(PassVariants, TheGreenerPolicyEnablesThePowerStatesPass) {
+  auto greener = [](const std::string& passes) {
+    DeviceOptions o = with_passes(passes);
+    auto cfg = std::make_shared<Config>(*o.config);
+    cfg->set("gpu.sm.regfile.power.policy", "greener");
+    cfg->set("gpu.sm.regfile.power.window", "7");
+    o.config = cfg;
+    return o;
+  };
+  try {
+    Device dev(greener("power_states.window=5"));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(ErrorKind::Config));
+    EXPECT_THAT(e.what(), HasSubstr("power_states.window"));
+    EXPECT_THAT(e.what(), HasSubstr("gpu.sm.regfile.power.window"));
+  }
+  Device dev(greener(""));
+  const ModuleHandle h = dev.load_module_string(kTwice, "twice.ptx");
+  const ir::Function& k = *dev.impl().module(h).module->find_kernel("twice");
+  EXPECT_TRUE(k.annotations.has(frontend::passes::kPowerStatesColumn));
+  run_twice(dev, h, 100, 32);
 }
 
 }  // namespace
