@@ -68,6 +68,7 @@
 namespace simtlm::models {
 
 class SharingIssueCounter;  // models/sm/sharing_issue_counter.h
+class L1dLocality;          // models/sm/l1d_locality.h
 
 class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmServices {
  public:
@@ -187,6 +188,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   IssueStage issue_;
   std::vector<std::unique_ptr<IssueGate>> builtin_gates_;
   std::unique_ptr<SharingIssueCounter> sharing_issues_;  // with a sharing allocator only
+  std::unique_ptr<L1dLocality> locality_;                // with gpu.l1d.locality_stats only
 
   // Notifications.
   CtaDoneCallback cta_done_cb_;

@@ -53,6 +53,7 @@ class EnergyAccount;
 namespace simtlm::platforms {
 
 class TraceWriter;
+class L1dTrace;
 class PowerTrace;
 
 // What the monitor reports to a progress display.
@@ -227,6 +228,7 @@ class Platform : public sc_core::sc_module {
   std::vector<uint64_t> launch_max_warps_;
   std::unique_ptr<TraceWriter> traces_;
   std::unique_ptr<power::EnergyAccount> energy_;
+  std::unique_ptr<L1dTrace> l1d_trace_;      // sim.trace.l1d_file
   std::unique_ptr<PowerTrace> power_trace_;  // when a power trace or timeline is written
   Launch launch_;
   Limits limits_;
