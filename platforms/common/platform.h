@@ -192,6 +192,7 @@ class Platform : public sc_core::sc_module {
 
   void register_stats();
   void register_sharing_totals(const stats::Group& gpu);
+  void register_locality_totals(const stats::Group& gpu);
   void start_method();
   void monitor_method();
   void power_method();
