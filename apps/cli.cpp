@@ -27,6 +27,7 @@ const char* kTopUsage =
     "  config describe  list every configuration key (--markdown: the reference page)\n"
     "  sweep SPEC.json  run a study: workloads x configurations, locally or on Slurm\n"
     "  occupancy        resident CTAs per SM of a CTA shape, with and without sharing\n"
+    "  l1d-replay TRACE replay an L1D trace (run --trace l1d) under LRU and Belady's optimum\n"
     "\n"
     "Options:\n"
     "  -h, --help       show this help; `simtlm <command> --help` shows a command's options\n"
@@ -56,9 +57,10 @@ int dispatch(const std::vector<std::string>& args, Io& io) {
   if (command == "config") return cmd_config(rest, io);
   if (command == "sweep") return cmd_sweep(rest, io);
   if (command == "occupancy") return cmd_occupancy(rest, io);
+  if (command == "l1d-replay") return cmd_l1d_replay(rest, io);
   if (!command.empty() && command[0] == '-')
-    usage_error("unknown option '" + command + "' (expected a command first: run, list, ptx, config, sweep, occupancy)");
-  usage_error("unknown command '" + command + "' (expected run, list, ptx, config, sweep or occupancy)");
+    usage_error("unknown option '" + command + "' (expected a command first: run, list, ptx, config, sweep, occupancy, l1d-replay)");
+  usage_error("unknown command '" + command + "' (expected run, list, ptx, config, sweep, occupancy or l1d-replay)");
 }
 
 void report(Io& io, ErrorKind kind, const std::string& message, const std::string& command) {
@@ -78,7 +80,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   io.progress = &err == &std::cerr && ::isatty(STDERR_FILENO);
   std::string command;
   if (!args.empty() && (args[0] == "run" || args[0] == "list" || args[0] == "ptx" || args[0] == "config" ||
-                        args[0] == "sweep" || args[0] == "occupancy"))
+                        args[0] == "sweep" || args[0] == "occupancy" || args[0] == "l1d-replay"))
     command = args[0];
   try {
     return dispatch(args, io);

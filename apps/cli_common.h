@@ -41,6 +41,7 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io);
 int cmd_config(const std::vector<std::string>& args, Io& io);
 int cmd_sweep(const std::vector<std::string>& args, Io& io);
 int cmd_occupancy(const std::vector<std::string>& args, Io& io);
+int cmd_l1d_replay(const std::vector<std::string>& args, Io& io);
 
 // Transient "simtlm: <what> ..." line on stderr when it is a terminal.
 class Progress {

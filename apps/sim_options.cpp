@@ -35,7 +35,8 @@ void add_sim_options(po::options_description& desc) {
       ("out", po::value<std::string>()->value_name("DIR"),
        "write stats.json, config.json, summary.txt and options.json into DIR")
       ("trace", po::value<std::vector<std::string>>()->composing()->value_name("KIND"),
-       "timing traces into --out DIR: vcd (trace.vcd) | timeline (timeline.json) | power (power.csv); repeatable")
+       "timing traces into --out DIR: vcd (trace.vcd) | timeline (timeline.json) | power (power.csv) | l1d "
+       "(l1d_trace.txt); repeatable")
       ("stats", po::bool_switch(), "print the statistics JSON on stdout (summary on stderr)")
       ("progress", po::bool_switch(),
        "progress lines on stderr also when it is not a terminal (launch, cycles, instructions, CTAs, ETA)")
@@ -85,8 +86,8 @@ SimOptions read_sim_options(const po::variables_map& vm) {
   }
   if (vm.count("trace")) {
     for (const std::string& t : vm["trace"].as<std::vector<std::string>>()) {
-      if (t != "vcd" && t != "timeline" && t != "power") {
-        usage_error("unknown --trace '" + t + "' (expected vcd, timeline or power)");
+      if (t != "vcd" && t != "timeline" && t != "power" && t != "l1d") {
+        usage_error("unknown --trace '" + t + "' (expected vcd, timeline, power or l1d)");
       }
       o.traces.push_back(t);
     }
@@ -104,6 +105,7 @@ SimOptions read_sim_options(const po::variables_map& vm) {
     if (t == "vcd") o.effective->set("sim.trace.vcd_file", (dir / "trace.vcd").string(), "--trace vcd");
     if (t == "timeline") o.effective->set("sim.trace.timeline_file", (dir / "timeline.json").string(), "--trace timeline");
     if (t == "power") o.effective->set("sim.trace.power_file", (dir / "power.csv").string(), "--trace power");
+    if (t == "l1d") o.effective->set("sim.trace.l1d_file", (dir / "l1d_trace.txt").string(), "--trace l1d");
   }
   o.effective->validate();
   if (!o.warp_size_given) o.warp_size = o.effective->u32("gpu.sm.warp_size");

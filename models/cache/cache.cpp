@@ -314,6 +314,9 @@ bool Cache::write_access(tlm::tlm_generic_payload& trans, const MemExtension* ex
     case WritePolicy::WriteEvict: {
       if (outgoing_room() < 1) return fail(Fail::MissQueue);
       count_access(trans, ext);
+      // Observers see the store's lookup (before the invalidation it causes).
+      notify(l != nullptr ? CacheEventKind::Hit : CacheEventKind::Miss, line, mask, &trans,
+             l != nullptr ? l->owner_warp : -1, c);
       if (l != nullptr) {
         ++stats_.write_hits;
         ++stats_.write_invalidations;

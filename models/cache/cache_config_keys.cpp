@@ -56,6 +56,10 @@ void l1d_keys(std::vector<ConfigKey>& t) {
                 "GPGPU-Sim dl1 write-allocate 'N'"));
   t.push_back(E("gpu.l1d.allocate_on", "miss", {"miss", "fill"},
                 "When a line is reserved: at the miss (GPGPU-Sim 'm') or when the data returns ('f').", dl1));
+  t.push_back(B("gpu.l1d.locality_stats", false,
+                "Classify L1D load hits and misses by the warp that allocated the line (intra-/inter-warp, "
+                "compulsory; gpu.sm[i].l1d_locality.*, with MPKI). Keeps a record of every line ever cached.",
+                "Rogers §1.4 locality taxonomy, Figs 3.1/3.12 (seed note 002 §1.4, §14.1 item 7)"));
 }
 
 void l2_keys(std::vector<ConfigKey>& t) {

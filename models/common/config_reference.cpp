@@ -67,7 +67,7 @@ const char* const kValidationRules[] = {
     "fits in the register file.",
     "`gpu.sm.shared_memory_bytes` is a multiple of `gpu.sm.smem.banks` x `gpu.sm.smem.bank_width_bytes`.",
     "When `gpu.sm.unified_l1_smem_bytes` is non-zero: shared memory + L1D size (if enabled) <= it.",
-    "Policy `swl` needs `gpu.sm.scheduler.swl.warp_limit` > 0; `ccws` needs `gpu.l1d.enabled`; `owf` needs register "
+    "Policy `swl` needs `gpu.sm.scheduler.swl.warp_limit` > 0 and the other policies need it 0; `ccws` needs `gpu.l1d.enabled`; `owf` needs register "
     "or scratchpad sharing; `ccws.vta_entries_per_warp` is a multiple of `ccws.vta_ways`.",
     "Every cache (icache, const_cache, l1d, l2): sets and line_bytes are powers of two; sector_bytes (l1d, l2) is a "
     "power of two, at most line_bytes, and a line has at most 32 sectors; a non-zero size_bytes equals "
@@ -79,7 +79,8 @@ const char* const kValidationRules[] = {
     "row_bytes is a power of two and a multiple of one burst (bus_width_bytes x chips_per_channel x burst_length); "
     "bank_interleave_bytes is a power of two between one burst and row_bytes.",
     "`sim.trace.sm` is -1 or an existing SM.",
-    "`sim.trace.power_file` is empty unless `gpu.power.enabled` is true.",
+    "`sim.trace.power_file` is empty unless `gpu.power.enabled` is true; `sim.trace.l1d_file` is empty unless "
+    "`gpu.l1d.enabled` is true.",
 };
 
 const char* const kDecisions[] = {
@@ -165,6 +166,23 @@ const char* const kDecisions[] = {
     "mechanisms not listed here (FineReg, SPU communication buffers, VWS gangs) are added to the schema by the "
     "engineer who implements them, in their module's fragment (`models/<module>/*_config_keys.cpp`) with a source, "
     "and with a value in every `configs/*.json` preset.",
+    "**gtx285_ccws** (Rogers' CCWS/DAWS machine, thesis Table 3.1, GPGPU-Sim 3.1.0; seed note 002 §2.1). From "
+    "the table: 30 SMs, 1024 threads, 16384 registers, 16 KB shared memory, 32 KB 8-way L1D with 128 B lines (32 "
+    "sets, LRU), 8 channels with a 128 KB 8-way L2 each (one slice per channel, 128 sets), FR-FCFS with a 32-entry "
+    "queue, GDDR3 tCL 10, tRP 10, tRC 35, tRAS 25, tRCD 12, tRRD 8, one warp scheduler. Clocks: the table's 1300 MHz "
+    "is the shader clock of an 8-wide SIMD pipeline, which needs 4 shader cycles per 32-thread warp instruction; "
+    "GPGPU-Sim 3.x models this as a 325 MHz core clock issuing one warp instruction per cycle (its GT200 "
+    "configuration), so `gpu.clocks.core_mhz` = 325 with one SP pipeline, and noc/L2 650, DRAM 800 MHz. Not in "
+    "the table, chosen from GPGPU-Sim 3.x defaults: 32 L1D MSHRs and 32 L2 MSHRs, 8-entry L2 queues, non-sectored "
+    "lines (sector = line, as in 3.1.0), linear set indexing, GDDR3 as double data rate with burst length 4 on a "
+    "2 x 32-bit channel (8 bytes per transfer, the table's 8 B/cycle channel), 16 banks without bank groups (one group: tCCDL = tCCD = 2, tRTPL 0), tWL 7, "
+    "tWR 11, tCDLR = tWTR 6 (GPGPU-Sim's GT200 timing string as we recall it; only the six table values are "
+    "exact). Kept from gtx480 for lack of a source: latencies of the L1D (35 core cycles), shared memory, "
+    "L2 (120 L2 cycles) and DRAM pipeline (100 L2 cycles), the interconnect, the execution units and "
+    "the per-opcode timings (in 325 MHz core cycles). The instruction- and constant-cache miss latencies are "
+    "the L2 hit plus the interconnect both ways in core cycles: 120/2 + 4 = 64. The texture cache of the table "
+    "is not modelled (texture loads are global loads). Power is off (`gpu.power.enabled` = false): the energy "
+    "constants are Fermi's and no GT200 calibration exists.",
 };
 
 }  // namespace

@@ -96,6 +96,9 @@ void Config::validate() const {
   r.require(policy != "swl" || u64("gpu.sm.scheduler.swl.warp_limit") > 0,
             {"gpu.sm.scheduler.policy", "gpu.sm.scheduler.swl.warp_limit"},
             "policy swl needs gpu.sm.scheduler.swl.warp_limit > 0");
+  r.require(policy == "swl" || u64("gpu.sm.scheduler.swl.warp_limit") == 0,
+            {"gpu.sm.scheduler.policy", "gpu.sm.scheduler.swl.warp_limit"},
+            "gpu.sm.scheduler.swl.warp_limit is used by policy swl only (set it to 0 or choose swl)");
   r.require(policy != "ccws" || boolean("gpu.l1d.enabled"), {"gpu.sm.scheduler.policy", "gpu.l1d.enabled"},
             "policy ccws detects lost locality in the L1D and needs gpu.l1d.enabled = true");
   r.require(policy != "owf" || str("gpu.sm.regfile.alloc_policy") == "sharing" ||
@@ -199,6 +202,8 @@ void Config::validate() const {
   const std::int64_t traced = i64("sim.trace.sm");
   r.require(traced < 0 || static_cast<std::uint64_t>(traced) < u64("gpu.num_sms"), {"sim.trace.sm", "gpu.num_sms"},
             "sim.trace.sm names an SM that does not exist");
+  r.require(str("sim.trace.l1d_file").empty() || boolean("gpu.l1d.enabled"),
+            {"sim.trace.l1d_file", "gpu.l1d.enabled"}, "an L1D trace needs gpu.l1d.enabled = true");
   r.require(str("sim.trace.power_file").empty() || boolean("gpu.power.enabled"),
             {"sim.trace.power_file", "gpu.power.enabled"},
             "a power trace needs the energy model: set gpu.power.enabled = true or leave sim.trace.power_file empty");

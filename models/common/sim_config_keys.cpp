@@ -45,6 +45,10 @@ void sim_keys(std::vector<ConfigKey>& t) {
                 "Write the power trace (average power per gpu.power.trace_interval_cycles, per GPUWattch "
                 "component) as CSV to this file; empty = off. Needs gpu.power.enabled.",
                 kDecision));
+  t.push_back(S("sim.trace.l1d_file", "",
+                "Write every L1D tag lookup (SM, cycle, warp, load/store, hit/miss/sector miss/merge, line) as text "
+                "to this file for offline replay (`simtlm l1d-replay`); empty = off. Needs gpu.l1d.enabled.",
+                "Rogers' SAGCS trace-driven L1D simulator (seed note 002 §2.1)"));
   t.push_back(I("sim.trace.sm", -1, "SM index", -1, 1023, "SM traced in the VCD; -1 traces every SM.", kDecision));
 }
 

@@ -1,8 +1,10 @@
 #include "models/sched/policy.h"
 
+#include "models/sched/ccws.h"
 #include "models/sched/gto.h"
 #include "models/sched/lrr.h"
 #include "models/sched/owf.h"
+#include "models/sched/swl.h"
 #include "models/sched/two_level.h"
 #include "simtlm/error.h"
 
@@ -38,6 +40,8 @@ PolicyRegistry& policies() {
     r.add("gto", [](const PolicyParams& p) { return std::make_unique<GtoPolicy>(p); });
     r.add("two_level", [](const PolicyParams& p) { return std::make_unique<TwoLevelPolicy>(p); });
     r.add("owf", [](const PolicyParams& p) { return std::make_unique<OwfPolicy>(p); });
+    r.add("swl", [](const PolicyParams& p) { return std::make_unique<SwlPolicy>(p); });
+    r.add("ccws", [](const PolicyParams& p) { return std::make_unique<CcwsPolicy>(p); });
     return r;
   }();
   return registry;

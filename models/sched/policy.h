@@ -15,6 +15,12 @@
 //              warp that issued last.
 //   gto        greedy-then-oldest: the warp that issued last first, then the
 //              others oldest first.
+//   swl        static warp limiting (Rogers §3.2.2): only the warp_limit
+//              oldest warps of the SM are offered (plus, while one of them
+//              waits at a barrier, the rest of its CTA), in GTO order.
+//   ccws       cache-conscious warp scheduling (Rogers §3.2.3): GTO order;
+//              loads through the L1D of warps with low lost-locality
+//              scores are vetoed (models/sched/ccws.h).
 //   two_level  Narasiman's two-level scheduler: per scheduler an active set of
 //              at most active_set_size warps (filled in age order at launch);
 //              only active warps are offered. An active warp that stalls on a
@@ -87,7 +93,14 @@ struct PolicyParams {
   uint32_t active_set_size = 8;    // two_level
   std::string inner_policy = "lrr";  // two_level: lrr | gto
   std::string outer_policy = "lrr";  // two_level: lrr | gto
-  uint32_t warp_limit = 0;         // swl/ccws/daws (not implemented yet)
+  uint32_t warp_limit = 0;         // swl: warps actively scheduled per SM
+  // ccws (models/sched/ccws.h): lost-locality scoring and victim tags.
+  double k_throttle = 8.0;
+  uint32_t base_score = 100;
+  uint32_t vta_entries_per_warp = 16;
+  uint32_t vta_ways = 8;
+  uint32_t line_bytes = 128;       // L1D line size (victim tags hold line addresses)
+  uint64_t l1d_lines = 0;          // L1D sets x ways (storage of the owner-warp tags)
 };
 
 class Policy {
@@ -109,6 +122,14 @@ class Policy {
   virtual bool allows(uint32_t slot, functional::ExecClass cls) const {
     (void)slot;
     (void)cls;
+    return true;
+  }
+
+  // Asked in addition to allows() for a load whose lanes may go through
+  // the L1D (global, local or generic space, not ld.cg): CCWS throttles
+  // only these. Same vetoes_issue() rule as allows().
+  virtual bool allows_l1d_load(uint32_t slot) const {
+    (void)slot;
     return true;
   }
 

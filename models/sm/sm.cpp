@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "models/sm/builtin_gates.h"
+#include "models/sm/l1d_locality.h"
 #include "models/sm/occupancy.h"
 #include "models/regfile/power_states.h"
 #include "models/sm/sharing_issue_counter.h"
@@ -66,6 +67,11 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   if (l1d() && policy_->wants_cache_events()) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d()->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });
+  }
+  if (l1d() && p_.l1d_locality_stats) {
+    locality_ = std::make_unique<L1dLocality>(p_.max_warps());
+    subscribe(*locality_);
+    l1d()->add_observer([this](const CacheEvent& e) { locality_->on_cache_event(e); });
   }
 }
 

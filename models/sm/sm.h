@@ -68,6 +68,7 @@
 namespace simtlm::models {
 
 class SharingIssueCounter;  // models/sm/sharing_issue_counter.h
+class L1dLocality;          // models/sm/l1d_locality.h
 namespace regfile {
 class RegisterPowerStates;  // models/regfile/power_states.h
 }
@@ -195,6 +196,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   std::vector<std::unique_ptr<IssueGate>> builtin_gates_;
   std::unique_ptr<SharingIssueCounter> sharing_issues_;  // with a sharing allocator only
   std::unique_ptr<regfile::RegisterPowerStates> power_;   // register power states, unless always_on
+  std::unique_ptr<L1dLocality> locality_;                // with gpu.l1d.locality_stats only
 
   // Notifications.
   CtaDoneCallback cta_done_cb_;

@@ -100,11 +100,11 @@ void sm_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("gpu.sm.schedulers", 2, "schedulers", 1, 64,
                 "Warp issue schedulers per SM; warps are assigned to schedulers by warp id modulo this.",
                 "GPGPU-Sim -gpgpu_num_sched_per_core 2"));
-  t.push_back(E("gpu.sm.scheduler.policy", "gto", {"lrr", "gto", "two_level", "owf"},
+  t.push_back(E("gpu.sm.scheduler.policy", "gto", {"lrr", "gto", "two_level", "owf", "swl", "ccws"},
                 "Warp issue policy: loose round-robin, greedy-then-oldest, two-level (Narasiman), owner-warp-first "
                 "(Jatala), static warp limiting, cache-conscious (CCWS) or divergence-aware (DAWS).",
                 "GTX480: GPGPU-Sim -gpgpu_scheduler gto; C2050: Jatala Table 2.3 (baseline Unshared-LRR)",
-                {"swl", "ccws", "daws"}));
+                {"daws"}));
   t.push_back(U("gpu.sm.scheduler.max_issue_per_warp", 1, "instructions", 1, 4,
                 "Instructions one scheduler may issue from the same warp in one cycle.",
                 "GPGPU-Sim -gpgpu_max_insn_issue_per_warp 1"));
@@ -118,7 +118,8 @@ void sm_keys(std::vector<ConfigKey>& t) {
                 "two_level: order in which pending warps enter the active group.",
                 "Narasiman et al. (RR across groups), Rogers §3.4.1"));
   t.push_back(U("gpu.sm.scheduler.swl.warp_limit", 0, "warps", 0, 1024,
-                "swl (and ccws/daws base): maximum warps actively scheduled per SM; 0 = no limit.",
+                "swl: maximum warps actively scheduled per SM (the oldest; GTO among them); must be > 0 with policy swl and 0 "
+                "with the others.",
                 "Rogers §3.2.2 (seed note 002 §4)"));
   t.push_back(D("gpu.sm.scheduler.ccws.k_throttle", 8.0, "", 0.0, 1000.0,
                 "ccws: K_THROTTLE in LLDS = (VTA hits / instructions) x K x cutoff.", kRogers));

@@ -102,6 +102,12 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.policy.inner_policy = cfg.str("gpu.sm.scheduler.two_level.inner_policy");
   p.policy.outer_policy = cfg.str("gpu.sm.scheduler.two_level.outer_policy");
   p.policy.warp_limit = cfg.u32("gpu.sm.scheduler.swl.warp_limit");
+  p.policy.k_throttle = cfg.f64("gpu.sm.scheduler.ccws.k_throttle");
+  p.policy.base_score = cfg.u32("gpu.sm.scheduler.ccws.base_score");
+  p.policy.vta_entries_per_warp = cfg.u32("gpu.sm.scheduler.ccws.vta_entries_per_warp");
+  p.policy.vta_ways = cfg.u32("gpu.sm.scheduler.ccws.vta_ways");
+  p.policy.line_bytes = cfg.u32("gpu.l1d.line_bytes");
+  p.policy.l1d_lines = cfg.u64("gpu.l1d.sets") * cfg.u64("gpu.l1d.ways");
 
   p.regfile_banks = cfg.u32("gpu.sm.regfile.banks");
   p.regfile_ports_per_bank = cfg.u32("gpu.sm.regfile.ports_per_bank");
@@ -148,6 +154,7 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.l1d_enabled = cfg.boolean("gpu.l1d.enabled");
   p.l1d_cache_global = cfg.boolean("gpu.l1d.cache_global");
   p.cache_operators = cfg.boolean("gpu.l1d.cache_operators");
+  p.l1d_locality_stats = cfg.boolean("gpu.l1d.locality_stats");
   p.coalesce_line_bytes = cfg.u32("gpu.l1d.line_bytes");
   p.coalesce_sector_bytes = cfg.u32("gpu.l1d.sector_bytes");
   CacheParams& l1 = p.l1d;

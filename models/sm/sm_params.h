@@ -126,6 +126,7 @@ struct SmParams {
   bool l1d_cache_global = true;     // false: global loads bypass the L1D
   bool cache_operators = true;      // honour ld.cg/.cv (L1D bypass) and .cs/.lu (evict-first)
   CacheParams l1d;                  // clock_period is overwritten with the SM's
+  bool l1d_locality_stats = false;  // gpu.l1d.locality_stats (models/sm/l1d_locality.h)
   // Extra memory spaces of the LD/ST unit, each with its own TLM port
   // (Sm::memory_space_socket). Set by a platform builder (e.g. communication
   // buffers), not by configuration keys.

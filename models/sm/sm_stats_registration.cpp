@@ -4,6 +4,7 @@
 // the allocators add theirs under gpu.sm[i].scheduler / .regfile / .smem.
 #include <string>
 
+#include "models/sm/l1d_locality.h"
 #include "models/regfile/power_states.h"
 #include "models/sm/sharing_issue_counter.h"
 #include "models/sm/sm.h"
@@ -93,6 +94,7 @@ void Sm::register_stats(const stats::Group& g) {
   if (power_) power_->register_stats(g.child("regfile"));
   shared_allocator().register_stats(g.child("smem"));
   if (sharing_issues_) sharing_issues_->register_stats(g.child("sharing"));
+  if (locality_) locality_->register_stats(g.child("l1d_locality"), g.path("warp_instructions"));
 }
 
 }  // namespace simtlm::models

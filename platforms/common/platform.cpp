@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "models/power/energy_account.h"
+#include "platforms/common/l1d_trace.h"
 #include "platforms/common/power_trace.h"
 #include "platforms/common/traces.h"
 #include "simtlm/error.h"
@@ -65,6 +66,12 @@ void Platform::finish_construction() {
   register_stats();
   recorder_ = std::make_unique<stats::KernelRecorder>(*registry_);
   traces_ = std::make_unique<TraceWriter>(cfg_, n, core_clock_.period());
+  if (const std::string l1d_file = cfg_.str("sim.trace.l1d_file"); !l1d_file.empty()) {
+    l1d_trace_ = std::make_unique<L1dTrace>(l1d_file, sms_.front()->params().l1d, n);
+    for (unsigned i = 0; i < n; ++i) {
+      if (models::Cache* c = sms_[i]->l1d()) l1d_trace_->attach(*c, i);
+    }
+  }
   if (cfg_.boolean("gpu.power.enabled")) {
     energy_ = std::make_unique<power::EnergyAccount>(cfg_, *registry_, name(), n, cfg_.f64("gpu.clocks.core_mhz"));
     const std::string power_file = cfg_.str("sim.trace.power_file");
@@ -393,6 +400,9 @@ std::string Platform::deadlock_report(uint64_t now, uint64_t idle_for) const {
   return os.str();
 }
 
-void Platform::finish_traces() { traces_->write(); }
+void Platform::finish_traces() {
+  traces_->write();
+  if (l1d_trace_) l1d_trace_->finish();
+}
 
 }  // namespace simtlm::platforms

@@ -53,6 +53,7 @@ class EnergyAccount;
 namespace simtlm::platforms {
 
 class TraceWriter;
+class L1dTrace;
 class PowerTrace;
 
 // What the monitor reports to a progress display.
@@ -197,6 +198,7 @@ class Platform : public sc_core::sc_module {
 
   void register_stats();
   void register_sharing_totals(const stats::Group& gpu);
+  void register_locality_totals(const stats::Group& gpu);
   void start_method();
   void monitor_method();
   void power_method();
@@ -244,6 +246,7 @@ class Platform : public sc_core::sc_module {
   std::vector<uint64_t> launch_max_warps_;
   std::unique_ptr<TraceWriter> traces_;
   std::unique_ptr<power::EnergyAccount> energy_;
+  std::unique_ptr<L1dTrace> l1d_trace_;      // sim.trace.l1d_file
   std::unique_ptr<PowerTrace> power_trace_;  // when a power trace or timeline is written
   struct DynWarp;                             // Dynamic Warp Execution, when configured
   std::unique_ptr<DynWarp> dyn_;

@@ -86,6 +86,34 @@ void Platform::register_stats() {
   gpu.formula("smem_bank_conflicts", sum("sm[*].smem_bank_conflicts"), "passes", "shared-memory bank conflicts");
   if (sms_.front()->l1d() != nullptr) register_cache_totals(gpu.child("l1d_total"), "l1d", p + "sm[*].l1d.");
   register_sharing_totals(gpu);
+  register_locality_totals(gpu);
+}
+
+// CCWS (models/sched/ccws.h) and the L1D locality classes
+// (models/sm/l1d_locality.h), GPU-wide, only when configured.
+void Platform::register_locality_totals(const stats::Group& gpu) {
+  const models::SmParams& sp = sms_.front()->params();
+  const std::string p = gpu.prefix() + ".";
+  auto sum = [&](const std::string& pattern) { return "sum(" + p + pattern + ")"; };
+  const std::string kinst = "(" + p + "warp_instructions / 1000)";
+  if (sp.policy.name == "ccws") {
+    const stats::Group g = gpu.child("ccws");
+    g.formula("vta_hits", sum("sm[*].scheduler.ccws.vta_hits"), "hits", "victim tag hits, all SMs");
+    g.formula("vta_hits_pki", "@vta_hits / " + kinst, "hits/kinst", "victim tag hits per thousand warp instructions");
+  }
+  if (sms_.front()->l1d() != nullptr && sp.l1d_locality_stats) {
+    const stats::Group g = gpu.child("l1d_locality");
+    for (const char* k : {"hits_intra_warp", "hits_inter_warp", "misses_compulsory", "misses_intra_warp",
+                          "misses_inter_warp"}) {
+      g.formula(k, sum(std::string("sm[*].l1d_locality.") + k), "lookups", std::string("L1D loads, all SMs: ") + k);
+    }
+    g.formula("mpki", "(@misses_compulsory + @misses_intra_warp + @misses_inter_warp) / " + kinst, "misses/kinst",
+              "L1D load misses per thousand warp instructions");
+    for (const char* k : {"hits_intra_warp", "hits_inter_warp", "misses_intra_warp", "misses_inter_warp"}) {
+      g.formula(std::string(k) + "_pki", "@" + std::string(k) + " / " + kinst, "lookups/kinst",
+                std::string(k) + " per thousand warp instructions");
+    }
+  }
 }
 
 // Jatala's resource sharing (models/regfile, models/smem sharing_allocator.h):

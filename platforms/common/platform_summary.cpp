@@ -98,6 +98,12 @@ std::string Platform::summary(const stats::Values& v, bool whole_run) const {
                                              " lock acquisitions, " + count(k + "lock_stalls") +
                                              " lock stalls; tables " + count(k + "storage_bits") + " bits");
   }
+  if (r.contains(p + "sm[0].scheduler.ccws.vta_hits")) {
+    const double kinst = val("warp_instructions") / 1000.0;
+    line("CCWS", summary_number(r.sum(p + "sm[*].scheduler.ccws.vta_hits", v), 0) + " VTA hits (" +
+                     summary_number(kinst > 0 ? r.sum(p + "sm[*].scheduler.ccws.vta_hits", v) / kinst : 0.0, 3) +
+                     " per kilo-instruction); storage " + count("sm[0].scheduler.ccws.storage_bits") + " bits per SM");
+  }
   summarize_load_latency(v, line);
   summarize_topology(v, line);
   line("legend", "read hit rate = read hits / (hits + misses + sector misses + merges); a miss finds no line, a");

@@ -236,15 +236,29 @@ TEST(ConfigErrors, WarpGeometryRules) {
 TEST(ConfigErrors, MechanismValuesNotBuiltYetAreRejectedNamingTheKey) {
   // The schema knows the seeds' mechanisms, but a value whose mechanism is not
   // built is a load-time error, never accepted and ignored.
-  for (const char* policy : {"swl", "ccws", "daws"}) {
+  for (const char* policy : {"daws"}) {
     expect_contains(validate_error({std::string("gpu.sm.scheduler.policy=") + policy}),
                     {"gpu.sm.scheduler.policy", std::string("'") + policy + "' is not built yet",
-                     "built: lrr, gto, two_level, owf"});
+                     "built: lrr, gto, two_level, owf, swl, ccws"});
   }
   expect_contains(validate_error({"gpu.sm.regfile.power.policy=greener", "gpu.sm.regfile.power.sleep_leakage_ratio=0.01"}),
                   {"gpu.sm.regfile.power.sleep_leakage_ratio", "gpu.sm.regfile.power.off_leakage_ratio"});
   expect_contains(validate_error({"gpu.sm.regfile.power.window=65"}), {"gpu.sm.regfile.power.window"});
   expect_contains(validate_error({"gpu.sm.scheduler.swl.warp_limit=49"}), {"swl.warp_limit exceeds the SM's warps (48)"});
+}
+
+TEST(ConfigErrors, WarpLimitBelongsToSwl) {
+  // swl without a limit would be gto; a limit with another policy would do nothing.
+  expect_contains(validate_error({"gpu.sm.scheduler.policy=swl"}),
+                  {"gpu.sm.scheduler.policy", "gpu.sm.scheduler.swl.warp_limit", "policy swl needs"});
+  expect_contains(validate_error({"gpu.sm.scheduler.swl.warp_limit=4"}),
+                  {"gpu.sm.scheduler.swl.warp_limit is used by policy swl only"});
+  expect_contains(validate_error({"gpu.sm.scheduler.policy=ccws", "gpu.l1d.enabled=false"}),
+                  {"gpu.l1d.enabled", "policy ccws"});
+  Config c;
+  c.apply_override("gpu.sm.scheduler.policy=swl");
+  c.apply_override("gpu.sm.scheduler.swl.warp_limit=4");
+  EXPECT_NO_THROW(c.validate());
 }
 
 TEST(ConfigErrors, OwnerWarpFirstNeedsSharing) {

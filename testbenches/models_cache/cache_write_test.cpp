@@ -205,6 +205,34 @@ TEST(Cache, ObserverReportsRequesterAndOwnerWarps) {
   EXPECT_EQ(events[2].cycle, 20u + 1);
 }
 
+TEST(Cache, ObserverSeesWriteEvictStoresBeforeTheirInvalidation) {
+  // A write-evict store reports its lookup (hit on a present line, miss
+  // otherwise) and then the eviction it causes: the L1D trace and locality
+  // statistics need both.
+  CacheParams p = base_params();
+  p.write_policy = WritePolicy::WriteEvict;
+  p.write_allocate = false;
+  Bench b(p);
+  std::vector<CacheEvent> events;
+  b.cache.add_observer([&](const CacheEvent& e) { events.push_back(e); });
+  b.init.read(ns(0), 0x0, 32, 0, /*warp=*/2);
+  b.init.write(cyc(20), 0x0, 32, 0, /*warp=*/4);    // hit: invalidates warp 2's line
+  b.init.write(cyc(30), 0x100, 32, 0, /*warp=*/4);  // miss: nothing to invalidate
+  b.run();
+  ASSERT_TRUE(b.init.all_responded());
+  std::vector<CacheEventKind> kinds;
+  for (const auto& e : events) kinds.push_back(e.kind);
+  const std::vector<CacheEventKind> expected = {CacheEventKind::Miss, CacheEventKind::Fill, CacheEventKind::Hit,
+                                                CacheEventKind::Evict, CacheEventKind::Miss};
+  ASSERT_EQ(kinds, expected);
+  EXPECT_EQ(events[2].access, AccessKind::Store);
+  EXPECT_EQ(events[2].warp_id, 4);
+  EXPECT_EQ(events[2].owner_warp, 2);
+  EXPECT_EQ(events[3].owner_warp, 2);
+  EXPECT_EQ(events[4].access, AccessKind::Store);
+  EXPECT_EQ(events[4].line_addr, 0x100u);
+}
+
 TEST(Cache, NextLevelBackPressureSerialisesFills) {
   CacheParams p = base_params();
   p.miss_queue = 2;

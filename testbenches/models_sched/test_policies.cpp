@@ -106,7 +106,7 @@ TEST(SchedPolicy, TwoLevelGtoOuterPromotesTheOldest) {
 }
 
 TEST(SchedPolicy, UnknownOrUnimplementedPolicyIsAConfigError) {
-  for (const char* name : {"ccws", "bogus"}) {
+  for (const char* name : {"daws", "bogus"}) {
     try {
       make_policy(params(name));
       ADD_FAILURE() << name;
