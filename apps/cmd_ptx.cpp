@@ -166,8 +166,9 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   const std::string file = vm["file"].as<std::string>();
   const std::string kernel = vm.count("kernel") ? vm["kernel"].as<std::string>() : "";
 
-  if (vm.count("power-states") || vm["print"].as<bool>()) {
-    if (!vm.count("power-states") || !vm["print"].as<bool>()) usage_error("--power-states W and --print go together");
+  if (vm.count("power-states")) {
+    if (!vm["print"].as<bool>()) usage_error("--power-states W and --print go together");
+    if (vm.count("relssp")) usage_error("--power-states and --relssp print one pass each: give one of them");
     if (vm["occupancy"].as<bool>() || vm.count("launch")) usage_error("--power-states cannot be combined with --occupancy or --launch");
     const uint64_t w = parse_uint(vm["power-states"].as<std::string>(), "--power-states", 1,
                                   frontend::passes::kMaxPowerWindow);

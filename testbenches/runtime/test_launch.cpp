@@ -32,7 +32,10 @@ LaunchConfig config(Dim3 grid, Dim3 block, uint32_t dyn = 0) {
 TEST(RuntimeModule, MalformedPtxIsPtxErrorWithLocation) {
   Device dev;
   const test::MalformedPtx bad = test::malformed_vec_add();
-  std::string msg = error_of(ErrorKind::Ptx, [&] { dev.load_module_string(bad.text, "bad.ptx"); });
+  // The error is in vec_add's body: the module's other kernels load, and
+  // launching vec_add is the PTX error with its location.
+  const ModuleHandle h = dev.load_module_string(bad.text, "bad.ptx");
+  std::string msg = error_of(ErrorKind::Ptx, [&] { dev.launch(h, "vec_add", config(1, 1), KernelArgs()); });
   EXPECT_THAT(msg, ContainsRegex("^bad\\.ptx:" + std::to_string(bad.line) + ":[0-9]+:"));
 }
 
