@@ -36,8 +36,9 @@ artifacts="$build/fuzz-artifacts/$target"
 mkdir -p "$corpus" "$artifacts" "$build/fuzz-seeds/$target"
 # libFuzzer reads seed folders flat: gather the seed files (by extension) and
 # the earlier findings into one folder.
-find "${seeds[@]}" testbenches/fuzz_regressions/"$target" -type f \
-     \( -name '*.ptx' -o -name '*.json' \) -exec cp -t "$build/fuzz-seeds/$target" {} +
+# (Named after their paths: every workload's PTX is a kernel.ptx.)
+find "${seeds[@]}" testbenches/fuzz_regressions/"$target" -type f \( -name '*.ptx' -o -name '*.json' \) |
+  while read -r seed; do cp "$seed" "$build/fuzz-seeds/$target/$(echo "$seed" | tr / _)"; done
 # -rss_limit_mb: an input that needs more memory is a finding (the front end
 # and loaders must refuse such inputs cleanly); -timeout: a hang is a finding.
 "$build/testbenches/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
