@@ -71,7 +71,7 @@ void dram_keys(std::vector<ConfigKey>& t) {
       {"tRC", 40, "Activate to activate (same bank); at least tRAS + tRP.", kDramTiming},
       {"tRRD", 6, "Activate to activate (different banks).", kDramTiming},
       {"tCCD", 2, "Column command to column command (different bank groups).", kDramTiming},
-      {"tCCDL", 3, "Column command to column command (same bank group); 0 without bank groups.", kDramTiming},
+      {"tCCDL", 3, "Column command to column command (same bank group); without bank groups give tCCD (at least 1).", kDramTiming},
       {"tWR", 12, "Write recovery: end of write data to precharge.", kDramTiming},
       {"tWTR", 5,
        "Write to read turnaround in the same bank group: end of write data to read command (a read follows a "
