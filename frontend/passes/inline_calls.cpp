@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "frontend/ir/reject.h"
 #include "frontend/ptx/diagnostics.h"
 #include "simtlm/error.h"
 
@@ -574,19 +575,6 @@ void rewrite_promoted(const ir::Module& m, ir::Function& F, const std::unordered
   }
 }
 
-// The kernel keeps its name, parameters and variables (so that reports can
-// list it) and a body of one `ret`.
-void reject_kernel(ir::Function& kernel, std::string diagnostic) {
-  ir::Instruction ret;
-  ret.op = Opcode::Ret;
-  ret.loc = kernel.loc;
-  ret.text = "ret";
-  kernel.insts.assign(1, std::move(ret));
-  kernel.labels.clear();
-  kernel.blocks.clear();
-  kernel.rejected = std::move(diagnostic);
-}
-
 }  // namespace
 
 void inline_calls(ir::Module& module) {
@@ -610,7 +598,7 @@ void inline_calls(ir::Module& module) {
                               ? ptx::ptx_error_message(module.file, at.loc.line, at.loc.column, p.what, at.text)
                               : p.diagnostic;
     if (rejected.size() == kernels) throw Error(ErrorKind::Ptx, message);
-    reject_kernel(module.functions[f], std::move(message));
+    ir::reject_function(module.functions[f], std::move(message));
   }
   for (uint32_t f : graph.order()) {
     Inliner(module, f).run();

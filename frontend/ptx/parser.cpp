@@ -3,6 +3,7 @@
 // resolution of calls.
 #include "frontend/ptx/parser.h"
 
+#include "frontend/ir/reject.h"
 #include "frontend/ptx/diagnostics.h"
 #include "frontend/ptx/parser_impl.h"
 #include "simtlm/error.h"
@@ -60,14 +61,8 @@ void Parser::parse_body_or_reject() {
     if (e.kind() != ErrorKind::Ptx || close == SIZE_MAX) throw;  // cannot tell where the body ends
     scopes_.resize(scopes);
     call_fixups_.resize(fixups);
-    Instruction ret;
-    ret.op = Opcode::Ret;
-    ret.loc = fn_->loc;
-    ret.text = "ret";
-    fn_->insts.assign(1, std::move(ret));
-    fn_->labels.clear();
-    fn_->locals.clear();
-    fn_->rejected = e.what();
+    fn_->locals.clear();  // partly declared
+    reject_function(*fn_, e.what());
     pos_ = close + 1;
   }
 }
