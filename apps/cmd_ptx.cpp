@@ -1,5 +1,6 @@
 // `simtlm ptx FILE.ptx`: analyse a PTX file; with --launch, run one of its kernels.
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "frontend/ir/printer.h"
 #include "frontend/load.h"
 #include "frontend/passes/relssp_placement.h"
+#include "frontend/passes/relssp_release.h"
 #include "frontend/passes/rewrite.h"
 #include "frontend/passes/power_states_pass.h"
 #include "runtime/device_impl.h"
@@ -131,7 +133,14 @@ std::string relssp_summary(const ir::Module& m, const std::string& kernel) {
       branches += k == frontend::passes::kInsertedBranch || k == frontend::passes::kInsertedExit ? 1 : 0;
     }
     out += "// relssp: kernel " + f.name + ": " + std::to_string(relssp) + " relssp, " + std::to_string(branches) +
-           " split-edge instruction(s) inserted\n";
+           " split-edge instruction(s) inserted";
+    if (const auto release = frontend::passes::relssp_release(f)) {
+      char pct[32];
+      std::snprintf(pct, sizeof pct, "%.1f", 100.0 * release->fraction());
+      out += "; after the release at most " + std::to_string(release->after) + " of " + std::to_string(release->total) +
+             " instructions on the longest path (" + pct + " %, loops weighted by trip count or 1024)";
+    }
+    out += "\n";
   }
   return out;
 }

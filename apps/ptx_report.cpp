@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iomanip>
 
+#include "frontend/analysis/analyze.h"
+#include "frontend/analysis/static_cost.h"
 #include "frontend/ptx/demangle.h"
 #include "runtime/launch_checks.h"
 
@@ -44,6 +46,18 @@ void print_params(std::ostream& out, const ir::Module& module, const ir::Functio
   if (f.is_entry) row(out, "parameter bytes", std::to_string(f.param_bytes));
 }
 
+// "N", then the constant trip counts the static cost uses (analysis/
+// static_cost.h), in loop-header order: "3 (constant trip count: 8, 16)".
+std::string loops_text(const ir::Function& f) {
+  std::string text = std::to_string(f.analysis.loop_headers.size());
+  const auto& a = f.analysis.analyses;
+  if (!a) return text;
+  std::string counts;
+  for (const auto& trip : frontend::analysis::constant_trip_counts(f, a->cfg, a->dominators, a->loops))
+    if (trip) counts += (counts.empty() ? "" : ", ") + std::to_string(*trip);
+  return counts.empty() ? text : text + " (constant trip count: " + counts + ")";
+}
+
 void print_function(std::ostream& out, const ir::Module& module, const ir::Function& f) {
   out << "\n" << (f.is_entry ? "kernel " : "function ") << f.name << "  (" << module.file << ":"
       << f.loc.line << ", " << (f.is_entry ? ".entry" : ".func") << ")\n";
@@ -66,7 +80,7 @@ void print_function(std::ostream& out, const ir::Module& module, const ir::Funct
   }
   row(out, "instructions", std::to_string(f.insts.size()));
   row(out, "basic blocks", std::to_string(f.blocks.size()));
-  row(out, "loops", a.done ? std::to_string(a.loop_headers.size()) : "not analysed");
+  row(out, "loops", a.done ? loops_text(f) : "not analysed");
   std::string directives;
   if (f.reqntid[0]) directives += ".reqntid " + dims(f.reqntid) + " ";
   if (f.maxntid[0]) directives += ".maxntid " + dims(f.maxntid) + " ";

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "frontend/analysis/analyze.h"
+#include "frontend/analysis/static_cost.h"
 #include "frontend/passes/layout_memory.h"
 
 namespace simtlm::frontend::passes {
@@ -139,6 +140,8 @@ uint64_t access_range_cost(const ir::Function& fn, const SharedVariableUse& use,
       for (uint32_t pc = cfg.first_inst(b); pc < cfg.end_inst(b); ++pc)
         if (use.by_inst[k][pc]) p.access[k][b] = true;
   const AccessRangeFlags acc = access_range(p, subset);
+  const std::vector<uint64_t> times = analysis::block_multipliers(
+      cfg, a.loops, analysis::constant_trip_counts(fn, cfg, a.dominators, a.loops), loop_iterations);
   // Instructions in range per block: a point is in range when something of S
   // was accessed before it (or at it) and will be after it (or at it).
   std::vector<uint64_t> weight(nb, 0);
@@ -161,9 +164,7 @@ uint64_t access_range_cost(const ir::Function& fn, const SharedVariableUse& use,
       seen = seen || touches(pc);
       if (seen && (acc.post_out[b] || after[pc - first])) ++count;
     }
-    uint64_t w = count;
-    for (uint32_t d = 0; d < a.loops.depth(b); ++d) w *= loop_iterations;
-    weight[b] = w;
+    weight[b] = analysis::saturating_mul(count, times[b]);
   }
   // Longest path over the blocks without back edges (reverse post-order is a
   // topological order of that graph for the reducible CFGs compilers emit).
@@ -173,7 +174,7 @@ uint64_t access_range_cost(const ir::Function& fn, const SharedVariableUse& use,
     uint64_t in = 0;
     for (uint32_t q : cfg.preds(b))
       if (q < nb && cfg.reachable(q) && !a.loops.is_back_edge(q, b)) in = std::max(in, dist[q]);
-    dist[b] = in + weight[b];
+    dist[b] = in > ~uint64_t{0} - weight[b] ? ~uint64_t{0} : in + weight[b];  // saturating
     best = std::max(best, dist[b]);
   }
   return best;

@@ -11,8 +11,8 @@
 //   AccIN(S,B)   = OR_v PreIN(v,B)  AND OR_v PostIN(v,B)   (OUT likewise)
 // The cost of S is the number of instructions in its range on the longest
 // path through the kernel, an instruction in a loop counting 1024 times per
-// nesting level (the seed's bound for loops whose trip count is not a
-// constant; we do not derive trip counts, so every loop counts 1024). The
+// nesting level when its trip count is not a constant (the seed's bound),
+// and its constant trip count when it is (analysis/static_cost.h). The
 // shared region is the top (1 - t) of the CTA's static scratchpad: the chosen
 // subset is the cheapest one whose variables fill it (total size at least
 // (1 - t) x the static bytes, so the others fit below t x the static bytes);

@@ -80,6 +80,29 @@ TEST_F(PtxCliTest, ReportsKernelsParametersAndResources) {
     EXPECT_THAT(r.out, HasSubstr(s));
 }
 
+// The loops row names the constant trip counts the static cost uses
+// (frontend/analysis/static_cost.h): here 0, 3, 6, 9 pass and 12 stops.
+TEST_F(PtxCliTest, ReportsConstantTripCounts) {
+  write("loop.ptx", R"PTX(.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry counted(.param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  mov.u32 %r1, 0;
+L:
+  setp.lt.s32 %p1, %r1, 10;
+  add.s32 %r1, %r1, 3;
+  @%p1 bra L;
+  ret;
+}
+)PTX");
+  CliResult r = run({"ptx", "loop.ptx"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(" 1 (constant trip count: 5)\n"));
+}
+
 TEST_F(PtxCliTest, KernelFilterAndUnknownKernel) {
   CliResult r = run({"ptx", "vec.ptx", "--kernel", "capped"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -447,6 +470,9 @@ TEST_F(CliTest, PtxRelsspPrintMarksTheInsertedInstructionsAndReparses) {
   const CliResult r = run({"ptx", "edge.ptx", "--relssp", "opt", "--print"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, ::testing::HasSubstr("// relssp: kernel edge: 2 relssp, 1 split-edge instruction(s) inserted"));
+  // Longest path: 6 entry instructions, the split edge's relssp + bra.uni,
+  // JOIN's add + ret = 10; after the split edge's relssp: bra.uni + 2 = 3.
+  EXPECT_THAT(r.out, ::testing::HasSubstr("after the release at most 3 of 10 instructions on the longest path (30.0 %"));
   EXPECT_THAT(r.out, ::testing::HasSubstr("ld.shared.u32 %r6, [%r4];\n\trelssp;\t// relssp: inserted\nJOIN:"));
   EXPECT_THAT(r.out, ::testing::HasSubstr("\trelssp;\t// relssp: inserted\n\tbra.uni JOIN;\t// relssp: branch of a split edge"));
   write("printed.ptx", r.out);
