@@ -21,7 +21,8 @@ TwoLevelPolicy::TwoLevelPolicy(const PolicyParams& params)
       outer_gto_(parse_inner(params.outer_policy, "gpu.sm.scheduler.two_level.outer_policy")),
       sched_(params.schedulers),
       owner_(params.max_warps, 0),
-      age_(params.max_warps, 0) {}
+      age_(params.max_warps, 0),
+      waiting_(params.max_warps, false) {}
 
 std::vector<uint32_t> TwoLevelPolicy::pending(unsigned scheduler) const {
   return std::vector<uint32_t>(sched_[scheduler].pending.begin(), sched_[scheduler].pending.end());
@@ -31,11 +32,19 @@ void TwoLevelPolicy::promote(Sched& s, int64_t exclude) {
   while (s.active.size() < capacity_ && !s.pending.empty()) {
     // The warp just demoted is taken back only when nobody else is pending.
     auto eligible = [&](uint32_t slot) { return static_cast<int64_t>(slot) != exclude || s.pending.size() == 1; };
+    // The outer order chooses among the pending warps that are not known to
+    // wait (demoted at a long-latency stall or a barrier and not issued
+    // since). Only when all of them wait is one taken back, the one queued
+    // longest: with the oldest instead, two old waiters swapped places
+    // forever while the younger warps a barrier waits for stayed pending.
+    bool any_ready = false;
+    for (uint32_t slot : s.pending) any_ready = any_ready || (eligible(slot) && !waiting_[slot]);
+    const bool by_age = outer_gto_ && any_ready;
     auto pick = s.pending.end();
     for (auto it = s.pending.begin(); it != s.pending.end(); ++it) {
-      if (!eligible(*it)) continue;
-      if (pick == s.pending.end() || (outer_gto_ && age_[*it] < age_[*pick])) pick = it;
-      if (!outer_gto_) break;
+      if (!eligible(*it) || (any_ready && waiting_[*it])) continue;
+      if (pick == s.pending.end() || (by_age && age_[*it] < age_[*pick])) pick = it;
+      if (!by_age) break;
     }
     const uint32_t slot = *pick;
     s.pending.erase(pick);
@@ -57,9 +66,11 @@ void TwoLevelPolicy::warp_added(const WarpInfo& warp) {
   if (warp.slot >= owner_.size()) {
     owner_.resize(warp.slot + 1, 0);
     age_.resize(warp.slot + 1, 0);
+    waiting_.resize(warp.slot + 1, false);
   }
   owner_[warp.slot] = warp.scheduler;
   age_[warp.slot] = warp.age;
+  waiting_[warp.slot] = false;
   Sched& s = sched_[warp.scheduler];
   s.pending.push_back(warp.slot);
   promote(s);
@@ -101,10 +112,12 @@ const std::vector<uint32_t>& TwoLevelPolicy::order(unsigned scheduler, uint64_t)
 
 void TwoLevelPolicy::on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass, uint64_t) {
   sched_[scheduler].last = slot;
+  waiting_[slot] = false;  // it issued: what it waited for has come
 }
 
 void TwoLevelPolicy::on_stall(uint32_t slot, StallKind kind, uint64_t) {
   if (kind != StallKind::LongLatency && kind != StallKind::Barrier) return;
+  waiting_[slot] = true;
   demote(sched_[owner_[slot]], slot);
 }
 

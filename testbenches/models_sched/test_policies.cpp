@@ -102,7 +102,49 @@ TEST(SchedPolicy, TwoLevelGtoOuterPromotesTheOldest) {
   p.on_stall(0, StallKind::LongLatency, 0);
   EXPECT_EQ(p.active(0), (V{2}));       // oldest pending (age 1)
   p.on_stall(2, StallKind::LongLatency, 1);
-  EXPECT_EQ(p.active(0), (V{0}));       // age 5 before age 9
+  EXPECT_EQ(p.active(0), (V{1}));       // 0 is older but still waits (no issue since its stall)
+  p.on_stall(1, StallKind::LongLatency, 2);
+  EXPECT_EQ(p.active(0), (V{0}));       // all wait: the one queued longest
+  p.on_issue(0, 0, functional::ExecClass::Int, 3);
+  p.on_stall(0, StallKind::LongLatency, 4);
+  EXPECT_EQ(p.active(0), (V{2}));       // all wait again: queue order 2, 1, 0
+}
+
+// Two warps waiting at a barrier must not take each other's place while the
+// warps the barrier waits for stay pending (the gtx285_ccws 2LVL-GTO
+// deadlock: active set 2, gto outside, the oldest pending warp was always a
+// waiter).
+TEST(SchedPolicy, TwoLevelPromotesReadyWarpsBeforeWaitingOnes) {
+  PolicyParams pp = params("two_level");
+  pp.active_set_size = 2;
+  pp.inner_policy = "gto";
+  pp.outer_policy = "gto";
+  TwoLevelPolicy p(pp);
+  for (uint32_t i = 0; i < 4; ++i) p.warp_added(warp(i, i));
+  EXPECT_EQ(p.active(0), (V{0, 1}));
+  p.on_stall(0, StallKind::Barrier, 0);
+  EXPECT_EQ(p.active(0), (V{1, 2}));  // 2, the oldest ready warp
+  p.on_stall(1, StallKind::Barrier, 1);
+  EXPECT_EQ(p.active(0), (V{2, 3}));  // 3, not 0 (older, but at the barrier)
+  EXPECT_EQ(p.pending(0), (V{0, 1}));
+  // Everyone waits: the one queued longest comes back.
+  p.on_stall(2, StallKind::Barrier, 2);
+  EXPECT_EQ(p.active(0), (V{0, 3}));
+  EXPECT_EQ(p.pending(0), (V{1, 2}));
+  // Released: 0 issues, then waits for memory; 1 is queued longest.
+  p.on_issue(0, 0, functional::ExecClass::Int, 3);
+  p.on_stall(0, StallKind::LongLatency, 4);
+  EXPECT_EQ(p.active(0), (V{1, 3}));
+  // 1 issues and stalls on memory too: queue 2, 0, 1, all waiting: 2.
+  p.on_issue(1, 0, functional::ExecClass::Int, 5);
+  p.on_stall(1, StallKind::LongLatency, 6);
+  EXPECT_EQ(p.active(0), (V{2, 3}));
+  // A short stall does not demote; a long one does, and the queue (0, 1, 3)
+  // has no ready warp: the one queued longest, 0.
+  p.on_stall(3, StallKind::Scoreboard, 7);
+  EXPECT_EQ(p.active(0), (V{2, 3}));
+  p.on_stall(3, StallKind::LongLatency, 8);
+  EXPECT_EQ(p.active(0), (V{0, 2}));
 }
 
 TEST(SchedPolicy, UnknownOrUnimplementedPolicyIsAConfigError) {
