@@ -86,6 +86,17 @@ class SharingClassifier {
   virtual bool holds_lock_against(uint32_t holder, uint32_t partner) const = 0;
 };
 
+// What the SM knows of a warp without examining it: two_level asks about
+// the pending warps it may promote, which are not offered for issue and so
+// report no stalls.
+class WarpWaitProbe {
+ public:
+  virtual ~WarpWaitProbe() = default;
+  // True while the warp waits at a barrier, or waited for a memory result
+  // when last examined and none of its writebacks has landed since.
+  virtual bool waits(uint32_t slot) const = 0;
+};
+
 struct PolicyParams {
   std::string name = "gto";        // lrr | gto | two_level
   uint32_t schedulers = 1;
@@ -177,6 +188,8 @@ class Policy {
   // policy at construction (nullptr: no sharing allocator configured; every
   // warp is then unshared). Only OWF uses it.
   virtual void set_sharing_classifier(const SharingClassifier* classifier) { (void)classifier; }
+  // The SM hands its warp-wait probe at construction. Only two_level uses it.
+  virtual void set_wait_probe(const WarpWaitProbe* probe) { (void)probe; }
 
   // One line of policy state for stall reports ("" when nothing to say).
   virtual std::string describe(unsigned scheduler) const {

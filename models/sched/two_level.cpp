@@ -32,17 +32,16 @@ void TwoLevelPolicy::promote(Sched& s, int64_t exclude) {
   while (s.active.size() < capacity_ && !s.pending.empty()) {
     // The warp just demoted is taken back only when nobody else is pending.
     auto eligible = [&](uint32_t slot) { return static_cast<int64_t>(slot) != exclude || s.pending.size() == 1; };
-    // The outer order chooses among the pending warps that are not known to
-    // wait (demoted at a long-latency stall or a barrier and not issued
-    // since). Only when all of them wait is one taken back, the one queued
-    // longest: with the oldest instead, two old waiters swapped places
-    // forever while the younger warps a barrier waits for stayed pending.
+    // The outer order chooses among the pending warps that do not wait.
+    // Only when all of them wait is one taken back, the one queued longest:
+    // with the oldest instead, two old waiters swapped places forever while
+    // the younger warps a barrier waited for stayed pending.
     bool any_ready = false;
-    for (uint32_t slot : s.pending) any_ready = any_ready || (eligible(slot) && !waiting_[slot]);
+    for (uint32_t slot : s.pending) any_ready = any_ready || (eligible(slot) && !waits(slot));
     const bool by_age = outer_gto_ && any_ready;
     auto pick = s.pending.end();
     for (auto it = s.pending.begin(); it != s.pending.end(); ++it) {
-      if (!eligible(*it) || (any_ready && waiting_[*it])) continue;
+      if (!eligible(*it) || (any_ready && waits(*it))) continue;
       if (pick == s.pending.end() || (by_age && age_[*it] < age_[*pick])) pick = it;
       if (!by_age) break;
     }

@@ -4,12 +4,13 @@
 // active set in launch order while it has room. An active warp that stalls
 // on a long-latency result or waits at a barrier is demoted to the tail of
 // the pending queue, and the pending warp chosen by the outer policy (lrr:
-// the head of the queue, gto: the oldest) among the pending warps not known
-// to wait is promoted; a warp counts as waiting from its demotion until it
-// issues again (the policy sees no memory responses or barrier releases).
-// When every pending warp waits, the one queued longest is promoted, so
-// each gets its turn. Barrier waits demote too, so that a CTA larger than
-// the active set can reach its barrier.
+// the head of the queue, gto: the oldest) among the pending warps that do
+// not wait is promoted. Whether a pending warp waits comes from the SM's
+// probe (at a barrier, or for a memory result: sched::WarpWaitProbe);
+// without one (unit tests), a warp counts as waiting from its demotion until
+// it issues again. When every pending warp waits, the one queued longest is
+// promoted, so each gets its turn. Barrier waits demote too, so that a CTA
+// larger than the active set can reach its barrier.
 // Inside the active set the inner policy orders warps: lrr = slot order
 // starting after the last issuer, gto = last issuer first, then oldest.
 #pragma once
@@ -32,6 +33,7 @@ class TwoLevelPolicy : public Policy {
   bool wants_stall_events() const override { return true; }
   void on_stall(uint32_t slot, StallKind kind, uint64_t cycle) override;
   uint64_t stall_order_version() const override { return demotions_; }
+  void set_wait_probe(const WarpWaitProbe* probe) override { probe_ = probe; }
   std::string describe(unsigned scheduler) const override;
 
   // Inspection (tests, reports).
@@ -54,7 +56,9 @@ class TwoLevelPolicy : public Policy {
   std::vector<Sched> sched_;
   std::vector<uint32_t> owner_;
   std::vector<uint64_t> age_;
-  std::vector<bool> waiting_;  // demoted at a long-latency stall or a barrier, no issue since
+  std::vector<bool> waiting_;  // without a probe: demoted at a long-latency stall or a barrier, no issue since
+  const WarpWaitProbe* probe_ = nullptr;
+  bool waits(uint32_t slot) const { return probe_ != nullptr ? probe_->waits(slot) : waiting_[slot]; }
   uint64_t demotions_ = 0;  // stall_order_version()
 };
 

@@ -64,6 +64,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
     subscribe(*sharing_issues_);
   }
   add_register_power_states();
+  policy_->set_wait_probe(&wait_probe_);
   if (l1d() && policy_->wants_cache_events()) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d()->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });

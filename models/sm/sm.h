@@ -63,6 +63,7 @@
 #include "models/sm/sm_params.h"
 #include "models/sm/sm_stats.h"
 #include "models/sm/warp_table.h"
+#include "models/sm/warp_wait_probe.h"
 #include "models/smem/allocator.h"
 
 namespace simtlm::models {
@@ -197,6 +198,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   std::unique_ptr<SharingIssueCounter> sharing_issues_;  // with a sharing allocator only
   std::unique_ptr<regfile::RegisterPowerStates> power_;   // register power states, unless always_on
   std::unique_ptr<L1dLocality> locality_;                // with gpu.l1d.locality_stats only
+  WarpWaitProbe wait_probe_{warps_};                      // what the policy may ask of unexamined warps
 
   // Notifications.
   CtaDoneCallback cta_done_cb_;

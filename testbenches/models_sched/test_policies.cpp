@@ -147,6 +147,36 @@ TEST(SchedPolicy, TwoLevelPromotesReadyWarpsBeforeWaitingOnes) {
   EXPECT_EQ(p.active(0), (V{0, 2}));
 }
 
+// With the SM's probe, a pending warp counts as waiting only while it does:
+// an old warp whose load came back is promoted before younger ones (gto
+// outer order), which the issue-based fallback cannot know.
+struct FakeProbe : WarpWaitProbe {
+  std::vector<bool> waiting = std::vector<bool>(8, false);
+  bool waits(uint32_t slot) const override { return waiting[slot]; }
+};
+
+TEST(SchedPolicy, TwoLevelAsksTheProbeWhetherAPendingWarpWaits) {
+  PolicyParams pp = params("two_level");
+  pp.active_set_size = 1;
+  pp.inner_policy = "gto";
+  pp.outer_policy = "gto";
+  TwoLevelPolicy p(pp);
+  FakeProbe probe;
+  p.set_wait_probe(&probe);
+  for (uint32_t i = 0; i < 4; ++i) p.warp_added(warp(i, i));
+  probe.waiting[0] = true;
+  p.on_stall(0, StallKind::LongLatency, 0);
+  EXPECT_EQ(p.active(0), (V{1}));
+  probe.waiting[0] = false;  // its load is back
+  probe.waiting[1] = true;
+  p.on_stall(1, StallKind::LongLatency, 1);
+  EXPECT_EQ(p.active(0), (V{0}));  // oldest ready, although it has not issued since
+  probe.waiting[0] = true;
+  probe.waiting[2] = probe.waiting[3] = true;  // at a barrier
+  p.on_stall(0, StallKind::LongLatency, 2);
+  EXPECT_EQ(p.active(0), (V{2}));  // all wait: queued longest (2, 3, 1, 0)
+}
+
 TEST(SchedPolicy, UnknownOrUnimplementedPolicyIsAConfigError) {
   for (const char* name : {"daws", "bogus"}) {
     try {
