@@ -50,6 +50,12 @@ struct LaunchRequest {
   // warp instructions have run (0 = unlimited). Bounds a livelocking kernel
   // (`L: bra L;`, a spin on a flag nobody sets), which nothing else stops here.
   uint64_t max_warp_instructions = 0;
+  // sim.platform = spu (functional/spu/, docs/spu.md): a kernel that uses SPU
+  // instructions runs on a spu_grid_size x spu_grid_size grid of SMs with
+  // interface units and spu_cb_bytes communication buffers, all its CTAs
+  // together. 0: not an SPU (such a kernel is an error).
+  uint32_t spu_grid_size = 0;
+  uint32_t spu_cb_bytes = 0;
 };
 
 struct LaunchCounters {

@@ -1,0 +1,95 @@
+// SPU launch driver of the functional backend (see spu_launch.h).
+#include "functional/spu/spu_launch.h"
+
+#include <memory>
+#include <vector>
+
+#include "frontend/ptx/spu_extensions.h"
+#include "functional/cta.h"
+#include "functional/executor.h"
+#include "functional/launch_internal.h"
+#include "functional/spu/spu_fabric.h"
+#include "simtlm/error.h"
+
+namespace simtlm::functional::spu {
+
+const ir::Instruction* first_spu_instruction(const ir::Function& kernel) {
+  for (const ir::Instruction& inst : kernel.insts)
+    if (inst.op == ir::Opcode::Extension && frontend::ptx::spu::is_spu_instruction(inst.ext_id)) return &inst;
+  return nullptr;
+}
+
+namespace {
+
+void check_grid(const LaunchContext& ctx, const LaunchRequest& request) {
+  const Dim3u& g = request.grid;
+  const uint32_t p = request.spu_grid_size;
+  if (g.z == 1 && g.x <= p && g.y <= p) return;
+  throw Error(ErrorKind::Launch,
+              "kernel '" + ctx.kernel().name + "' is launched with a grid of " + std::to_string(g.x) + "x" +
+                  std::to_string(g.y) + "x" + std::to_string(g.z) + " CTAs on a " + std::to_string(p) + "x" +
+                  std::to_string(p) + " SPU (spu.grid_size = " + std::to_string(p) +
+                  "): a grid of at most " + std::to_string(p) + "x" + std::to_string(p) +
+                  "x1 runs in one pass; multi-pass execution (virtual IUs) is not built yet");
+}
+
+// The CTA an IU sees as %ctaid: the grid's CTA next to it.
+uint64_t adjacent_cta(const Unit& u, uint32_t gx, uint32_t gy) {
+  const uint32_t x = u.x < 0 ? 0 : (u.x >= int32_t(gx) ? gx - 1 : uint32_t(u.x));
+  const uint32_t y = u.y < 0 ? 0 : (u.y >= int32_t(gy) ? gy - 1 : uint32_t(u.y));
+  return uint64_t(y) * gx + x;
+}
+
+}  // namespace
+
+LaunchCounters run_spu_launch(const LaunchContext& ctx, const LaunchRequest& request,
+                              const CtaDoneCallback& on_cta_done) {
+  check_grid(ctx, request);
+  const uint32_t p = request.spu_grid_size, gx = request.grid.x, gy = request.grid.y;
+  Fabric fabric(gx, gy, request.spu_cb_bytes);
+  std::vector<std::unique_ptr<Cta>> ctas;
+  uint32_t iu_index = 0;
+  for (Unit& u : fabric.units()) {
+    const uint64_t linear = u.is_iu ? adjacent_cta(u, gx, gy) : uint64_t(u.y) * gx + uint32_t(u.x);
+    ctas.push_back(std::make_unique<Cta>(ctx, linear));
+    Cta& cta = *ctas.back();
+    cta.set_spu_unit(&u, u.name);
+    cta.set_sm_id(u.is_iu ? p * p + iu_index++ : uint32_t(u.y) * p + uint32_t(u.x));
+    u.cta = &cta;
+  }
+
+  LaunchCounters counters;
+  const uint64_t limit = request.max_warp_instructions;
+  uint64_t budget = limit != 0 ? limit : ~0ull;
+  while (fabric.unfinished() > 0) {
+    bool progress = false;
+    for (Unit& u : fabric.units()) {
+      if (u.finished) continue;
+      progress |= detail::run_until_blocked(*u.cta, ctx, budget, limit);
+      if (u.cta->finished()) {
+        fabric.finish(u);
+        progress = true;
+        if (!u.is_iu) {
+          ++counters.ctas;
+          if (on_cta_done) on_cta_done(counters, ctx.num_ctas());
+        }
+      } else {
+        progress |= fabric.poll(u);
+      }
+    }
+    if (!progress) {
+      throw Error(ErrorKind::Deadlock, "deadlock in kernel '" + ctx.kernel().name + "' on the SPU (" +
+                                           std::to_string(gx) + "x" + std::to_string(gy) +
+                                           " CTAs and their interface units): no unit can make progress" +
+                                           fabric.describe_waiting(ctx));
+    }
+  }
+  for (const auto& cta : ctas)
+    for (const Warp& w : cta->warps()) {
+      counters.warp_instructions += w.instructions();
+      counters.thread_instructions += w.thread_instructions();
+    }
+  return counters;
+}
+
+}  // namespace simtlm::functional::spu
