@@ -18,7 +18,7 @@ namespace detail {
 
 constexpr unsigned kQuantum = 1024;
 
-bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uint64_t limit) {
+bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uint64_t limit, IssueCheck check) {
   std::vector<Warp>& warps = cta.warps();
   bool any = false;
   for (;;) {
@@ -35,7 +35,8 @@ bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uin
                                              std::to_string(id.z) + "))");
         }
         --budget;
-        execute(warp, cta, ctx);
+        const ExecRecord& record = execute(warp, cta, ctx);
+        if (check) check(record, warp, cta, ctx);
       }
     }
     if (!progress) return any;

@@ -9,10 +9,15 @@
 
 namespace simtlm::functional::detail {
 
+// Called after every instruction a CTA's warp executed (the SPU's interface
+// units check their capabilities with it); throws to end the launch.
+using IssueCheck = void (*)(const ExecRecord& record, const Warp& warp, const Cta& cta, const LaunchContext& ctx);
+
 // Runs the CTA's warps round-robin, each up to a quantum of instructions,
 // until none can issue (all finished or waiting). Returns whether any
 // instruction ran. `budget`: warp instructions the launch may still run
 // (sim.max_instructions = `limit`); Error(Launch) when it runs out.
-bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uint64_t limit);
+bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uint64_t limit,
+                       IssueCheck check = nullptr);
 
 }  // namespace simtlm::functional::detail

@@ -33,6 +33,28 @@ void check_grid(const LaunchContext& ctx, const LaunchRequest& request) {
                   "x1 runs in one pass; multi-pass execution (virtual IUs) is not built yet");
 }
 
+// An interface unit is a truncated SM (Rajasree Table 5.2, note §1.4): it
+// fetches and schedules instructions and has the register file, the integer
+// ALU and mul/div, the constant cache, the communication buffers and global
+// loads/stores, but no floating-point unit, special-function unit, shared
+// memory or texture cache. IU code that uses one of those, with at least one
+// lane executing, ends the launch naming the instruction.
+void check_iu_capabilities(const ExecRecord& r, const Warp& warp, const Cta& cta, const LaunchContext& ctx) {
+  if (r.exec_mask == 0) return;
+  const char* lacks = nullptr;
+  switch (r.cls) {
+    case ExecClass::Fp: case ExecClass::Dp: lacks = "floating-point unit"; break;
+    case ExecClass::Sfu: lacks = "special-function unit"; break;
+    default: break;
+  }
+  if (r.space == ir::StateSpace::Shared || r.shared_lanes != 0) lacks = "shared memory";
+  if (!lacks) return;
+  const unsigned lane = static_cast<unsigned>(__builtin_ctzll(r.exec_mask));
+  throw Error(ErrorKind::Ptx, describe_lane(ctx, cta, warp, r.inst, lane) + ": " + cta.role() + " has no " + lacks +
+                                  " (an interface unit is a truncated SM: integer ALU, mul/div, constant cache, "
+                                  "communication buffers and global memory only; Rajasree Table 5.2)");
+}
+
 // The CTA an IU sees as %ctaid: the grid's CTA next to it.
 uint64_t adjacent_cta(const Unit& u, uint32_t gx, uint32_t gy) {
   const uint32_t x = u.x < 0 ? 0 : (u.x >= int32_t(gx) ? gx - 1 : uint32_t(u.x));
@@ -65,7 +87,7 @@ LaunchCounters run_spu_launch(const LaunchContext& ctx, const LaunchRequest& req
     bool progress = false;
     for (Unit& u : fabric.units()) {
       if (u.finished) continue;
-      progress |= detail::run_until_blocked(*u.cta, ctx, budget, limit);
+      progress |= detail::run_until_blocked(*u.cta, ctx, budget, limit, u.is_iu ? check_iu_capabilities : nullptr);
       if (u.cta->finished()) {
         fabric.finish(u);
         progress = true;

@@ -233,4 +233,45 @@ DONE:
 }
 )";
 
+// Global and directed synchronisation mixed: the SMs wait at
+// bar.blocksync.east, every IU at the global bar.blocksync.
+inline constexpr const char* kMixedSync = R"(
+.visible .entry mixed_sync()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<2>;
+  spu.sreg.u32 %r1, isiu;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra IU;
+  bar.blocksync.east;
+  ret;
+IU:
+  bar.blocksync;
+  ret;
+}
+)";
+
+// Interface-unit capabilities: every unit runs `what` = 0: an FP add,
+// 1: a shared-memory store, 2: only an FP add whose guard is false (the
+// spu.sreg makes it an SPU kernel: one without SPU instructions runs as on a GPU).
+inline constexpr const char* kIuCaps = R"(
+.shared .align 4 .b8 buf[64];
+.visible .entry iu_caps(.param .u32 what)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<4>;
+  ld.param.u32 %r1, [what];
+  spu.sreg.u32 %r2, isiu;
+  mov.f32 %f1, 0f3F800000;
+  setp.eq.u32 %p1, %r1, 99;
+  @%p1 add.f32 %f2, %f1, %f1;
+  setp.eq.u32 %p2, %r1, 0;
+  @%p2 add.f32 %f3, %f1, %f1;
+  setp.eq.u32 %p3, %r1, 1;
+  @%p3 st.shared.u32 [buf], %r1;
+  ret;
+}
+)";
+
 }  // namespace simtlm::functional::test

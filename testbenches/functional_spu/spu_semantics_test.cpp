@@ -111,6 +111,16 @@ TEST(SpuSemantics, SkippedRendezvousIsADeadlockNamingTheWaitingUnits) {
   expect_contains(m, {"deadlock", "kernel 'one'", "SM (0,0)", "bar.blocksync.east", "IU east 0", "has finished"});
 }
 
+// The global barrier counts every unit that has not finished: one waiting at a
+// directed rendezvous instead holds it (note §7.9), and the report says who
+// waits for whom.
+TEST(SpuSemantics, AUnitWaitingElsewhereHoldsTheGlobalBarrier) {
+  Harness h(kernel_text(kMixedSync));
+  const std::string m = expect_error(ErrorKind::Deadlock, [&] { run_spu(h, "mixed_sync", dim(1), dim(32), Args()); });
+  expect_contains(m, {"SM (0,0) (CTA (0,0,0)) waits at bar.blocksync.east for IU east 0, which waits at bar.blocksync",
+                      "IU north 0 (CTA (0,0,0)) waits at bar.blocksync (global; 4 of 5 active units arrived)"});
+}
+
 TEST(SpuSemantics, CbOffsetsOutsideTheBufferOrMisalignedAreFaults) {
   Harness h(kernel_text(kOne));
   std::string m = expect_error(ErrorKind::Fault, [&] {
@@ -148,6 +158,17 @@ TEST(SpuSemantics, OutsideAnSpuLaunchTheInstructionsAreAnError) {
     h.run("one", dim(1), dim(32), Args().add(uint32_t(0)).add(uint32_t(0)).add(uint32_t(0)));
   });
   expect_contains(m, {"spu.sreg.u32", "outside an SPU launch"});
+}
+
+TEST(SpuSemantics, InterfaceUnitsLackFloatingPointAndSharedMemory) {
+  Harness h(kernel_text(kIuCaps));
+  // The SMs run first and may; the first IU (north 0) may not.
+  std::string m = expect_error(ErrorKind::Ptx, [&] { run_spu(h, "iu_caps", dim(1), dim(32), Args().add(uint32_t(0))); });
+  expect_contains(m, {"add.f32", "IU north 0 has no floating-point unit", "Table 5.2"});
+  m = expect_error(ErrorKind::Ptx, [&] { run_spu(h, "iu_caps", dim(1), dim(32), Args().add(uint32_t(1))); });
+  expect_contains(m, {"st.shared.u32", "IU north 0 has no shared memory"});
+  // An instruction no lane executes uses no unit.
+  EXPECT_NO_THROW(run_spu(h, "iu_caps", dim(1), dim(32), Args().add(uint32_t(2))));
 }
 
 // Parse-time rules of the SPU instructions (frontend/ptx/spu_extensions.h).
