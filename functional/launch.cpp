@@ -18,7 +18,8 @@ namespace detail {
 
 constexpr unsigned kQuantum = 1024;
 
-bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uint64_t limit, IssueCheck check) {
+bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uint64_t limit,
+                       IssueObserver* observer) {
   std::vector<Warp>& warps = cta.warps();
   bool any = false;
   for (;;) {
@@ -36,7 +37,7 @@ bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uin
         }
         --budget;
         const ExecRecord& record = execute(warp, cta, ctx);
-        if (check) check(record, warp, cta, ctx);
+        if (observer) observer->executed(record, warp, cta, ctx);
       }
     }
     if (!progress) return any;

@@ -62,6 +62,11 @@ struct LaunchCounters {
   uint64_t ctas = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  // SPU launches (functional/spu/): global-memory accesses of every unit at
+  // element granularity (one per executing lane and vector element of a
+  // global or generic-to-global load, store, atomic or reduction), the
+  // thesis's off-chip I/O measure. Not counted (0) on other launches yet.
+  uint64_t offchip_accesses = 0;
 };
 
 // Runs every CTA of the launch to completion. Throws simtlm::Error(Fault) on an

@@ -9,15 +9,20 @@
 
 namespace simtlm::functional::detail {
 
-// Called after every instruction a CTA's warp executed (the SPU's interface
-// units check their capabilities with it); throws to end the launch.
-using IssueCheck = void (*)(const ExecRecord& record, const Warp& warp, const Cta& cta, const LaunchContext& ctx);
+// Hears every instruction a CTA's warp executed (SPU launches: the interface
+// units' capability check and the off-chip access count); may throw to end
+// the launch. The GPU's one-CTA-at-a-time driver has none.
+class IssueObserver {
+ public:
+  virtual ~IssueObserver() = default;
+  virtual void executed(const ExecRecord& record, const Warp& warp, const Cta& cta, const LaunchContext& ctx) = 0;
+};
 
 // Runs the CTA's warps round-robin, each up to a quantum of instructions,
 // until none can issue (all finished or waiting). Returns whether any
 // instruction ran. `budget`: warp instructions the launch may still run
 // (sim.max_instructions = `limit`); Error(Launch) when it runs out.
 bool run_until_blocked(Cta& cta, const LaunchContext& ctx, uint64_t& budget, uint64_t limit,
-                       IssueCheck check = nullptr);
+                       IssueObserver* observer = nullptr);
 
 }  // namespace simtlm::functional::detail

@@ -40,7 +40,6 @@ void check_grid(const LaunchContext& ctx, const LaunchRequest& request) {
 // memory or texture cache. IU code that uses one of those, with at least one
 // lane executing, ends the launch naming the instruction.
 void check_iu_capabilities(const ExecRecord& r, const Warp& warp, const Cta& cta, const LaunchContext& ctx) {
-  if (r.exec_mask == 0) return;
   const char* lacks = nullptr;
   switch (r.cls) {
     case ExecClass::Fp: case ExecClass::Dp: lacks = "floating-point unit"; break;
@@ -54,6 +53,33 @@ void check_iu_capabilities(const ExecRecord& r, const Warp& warp, const Cta& cta
                                   " (an interface unit is a truncated SM: integer ALU, mul/div, constant cache, "
                                   "communication buffers and global memory only; Rajasree Table 5.2)");
 }
+
+// Lanes x vector elements of a global access (generic ones that hit neither
+// the shared nor the local window).
+uint64_t offchip_elements(const ExecRecord& r) {
+  switch (r.cls) {
+    case ExecClass::Load: case ExecClass::Store: case ExecClass::Atomic: case ExecClass::Reduction: break;
+    default: return 0;
+  }
+  uint64_t lanes = 0;
+  if (r.space == ir::StateSpace::Global) lanes = r.exec_mask;
+  else if (r.space == ir::StateSpace::Generic) lanes = r.exec_mask & ~(r.shared_lanes | r.local_lanes);
+  return uint64_t(popcount64(lanes)) * (r.inst ? r.inst->vec : 1u);
+}
+
+class UnitObserver : public detail::IssueObserver {
+ public:
+  explicit UnitObserver(uint64_t& offchip) : offchip_(offchip) {}
+  bool interface_unit = false;
+  void executed(const ExecRecord& r, const Warp& warp, const Cta& cta, const LaunchContext& ctx) override {
+    if (r.exec_mask == 0) return;
+    if (interface_unit) check_iu_capabilities(r, warp, cta, ctx);
+    offchip_ += offchip_elements(r);
+  }
+
+ private:
+  uint64_t& offchip_;
+};
 
 // The CTA an IU sees as %ctaid: the grid's CTA next to it.
 uint64_t adjacent_cta(const Unit& u, uint32_t gx, uint32_t gy) {
@@ -81,13 +107,15 @@ LaunchCounters run_spu_launch(const LaunchContext& ctx, const LaunchRequest& req
   }
 
   LaunchCounters counters;
+  UnitObserver sm_observer(counters.offchip_accesses), iu_observer(counters.offchip_accesses);
+  iu_observer.interface_unit = true;
   const uint64_t limit = request.max_warp_instructions;
   uint64_t budget = limit != 0 ? limit : ~0ull;
   while (fabric.unfinished() > 0) {
     bool progress = false;
     for (Unit& u : fabric.units()) {
       if (u.finished) continue;
-      progress |= detail::run_until_blocked(*u.cta, ctx, budget, limit, u.is_iu ? check_iu_capabilities : nullptr);
+      progress |= detail::run_until_blocked(*u.cta, ctx, budget, limit, u.is_iu ? &iu_observer : &sm_observer);
       if (u.cta->finished()) {
         fabric.finish(u);
         progress = true;

@@ -25,7 +25,8 @@ const ExtensionHandler* semantics(uint16_t ext_id);
 // (x, y) (the restricted mapping; %smid = y * p + x), 2 * (gx + gy) IUs
 // running the same kernel (%smid = p * p + their index), all round-robin
 // (each until its warps block or finish). Counters: ctas = the grid's CTAs;
-// instructions include the IUs'. Error(Launch) for a grid that needs more
+// instructions and offchip_accesses include the IUs'. IU code that uses what
+// an IU lacks (FPU, SFU, shared memory; Table 5.2) is Error(Ptx). Error(Launch) for a grid that needs more
 // than one pass (gx or gy > p, or gz > 1: virtual IUs are not built yet);
 // Error(Deadlock) naming every waiting unit when none can progress.
 LaunchCounters run_spu_launch(const LaunchContext& ctx, const LaunchRequest& request,

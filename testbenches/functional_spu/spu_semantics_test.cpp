@@ -3,6 +3,8 @@
 // arrival, special registers, and the errors of bad kernels and launches.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -169,6 +171,35 @@ TEST(SpuSemantics, InterfaceUnitsLackFloatingPointAndSharedMemory) {
   expect_contains(m, {"st.shared.u32", "IU north 0 has no shared memory"});
   // An instruction no lane executes uses no unit.
   EXPECT_NO_THROW(run_spu(h, "iu_caps", dim(1), dim(32), Args().add(uint32_t(2))));
+}
+
+// The off-chip I/O of the stencil on one pass (workloads/spu_stencil, kernel
+// spu_stencil_cb): every point of A is read and of the bottom plane written
+// once by the SMs, every point of the B and C faces read and of the two
+// output faces written once by the IUs: 2 N^2 + 4 N K element accesses
+// (note §4.2 with one pass), whatever the synchronisation. 128^3 is
+// Table 6.3's first row: 98,304 in both columns.
+TEST(SpuSemantics, OffchipAccessesOfTheStencilAreTheAnalyticCount) {
+  std::ifstream in(std::string(SIMTLM_SOURCE_DIR) + "/workloads/spu_stencil/kernel.ptx");
+  ASSERT_TRUE(in) << "workloads/spu_stencil/kernel.ptx";
+  std::stringstream text;
+  text << in.rdbuf();
+  Harness h(text.str(), "spu_stencil.ptx");
+  struct Case {
+    int32_t n, k;
+    uint64_t expected;
+  };
+  for (const Case& c : {Case{128, 128, 98304}, Case{48, 40, 2 * 48 * 48 + 4 * 48 * 40}}) {
+    for (int32_t global_sync : {0, 1}) {
+      const uint64_t a = h.alloc(uint64_t(c.n) * c.n * 4), out = h.alloc(uint64_t(c.n) * c.n * 4);
+      const uint64_t fx = h.alloc(uint64_t(c.n) * c.k * 4), fy = h.alloc(uint64_t(c.n) * c.k * 4);
+      const uint32_t cols = uint32_t((c.n + 31) / 32);
+      const LaunchCounters counters = run_spu(
+          h, "spu_stencil_cb", dim(cols, cols), dim(32),
+          Args().add(a).add(fx).add(fy).add(out).add(c.n).add(c.k).add(global_sync));
+      EXPECT_EQ(counters.offchip_accesses, c.expected) << c.n << "x" << c.n << "x" << c.k << " sync " << global_sync;
+    }
+  }
 }
 
 // Parse-time rules of the SPU instructions (frontend/ptx/spu_extensions.h).
