@@ -120,7 +120,11 @@ std::string Cta::describe_waiting(const LaunchContext& ctx) const {
   for (const Warp& w : warps_) {
     if (w.finished()) continue;
     os << "\n  warp " << w.index();
-    if (w.waiting()) {
+    if (w.waiting() && w.barrier_id() >= kNumBarriers) {
+      const ir::Instruction* inst = ctx.decoded(w.barrier_pc()).inst;
+      os << " waits outside the CTA";
+      if (inst) os << " at line " << inst->loc.line << ": `" << inst->text << "`";
+    } else if (w.waiting()) {
       const Barrier& b = barriers_[w.barrier_id()];
       const ir::Instruction* inst = ctx.decoded(w.barrier_pc()).inst;
       os << " waits at barrier " << w.barrier_id();

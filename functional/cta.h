@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "functional/launch.h"
@@ -13,10 +14,16 @@
 namespace simtlm::functional {
 
 class LaunchContext;
+namespace spu {
+struct Unit;
+}
 
 class Cta {
  public:
   static constexpr unsigned kNumBarriers = 16;
+  // Barrier id of a warp that waits for something outside its CTA (the SPU's
+  // bar.blocksync, functional/spu/): whoever owns that wait clears it.
+  static constexpr unsigned kExternalBarrier = kNumBarriers;
 
   // Builds CTA `linear_id` (x fastest) of the launch: warps with zeroed
   // registers at pc 0, zeroed shared and local memory.
@@ -40,6 +47,15 @@ class Cta {
   // SM the CTA runs on (%smid); 0 in the functional backend.
   uint32_t sm_id() const { return sm_id_; }
   void set_sm_id(uint32_t sm) { sm_id_ = sm; }
+
+  // SPU launches (functional/spu/): the unit this CTA runs on, and its name
+  // in fault and deadlock reports ("IU west 1"); null / empty otherwise.
+  spu::Unit* spu_unit() const { return spu_unit_; }
+  void set_spu_unit(spu::Unit* unit, std::string role) {
+    spu_unit_ = unit;
+    role_ = std::move(role);
+  }
+  const std::string& role() const { return role_; }
 
   uint32_t live_threads() const { return live_threads_; }
   bool finished() const { return live_threads_ == 0; }
@@ -94,6 +110,8 @@ class Cta {
   uint32_t sm_id_ = 0;
   uint64_t clock_ = 0;
   const uint64_t* cycles_ = nullptr;
+  spu::Unit* spu_unit_ = nullptr;
+  std::string role_;
   Barrier barriers_[kNumBarriers];
 };
 

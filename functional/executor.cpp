@@ -28,8 +28,9 @@ std::string describe_lane(const LaunchContext& ctx, const Cta& cta, const Warp& 
   if (inst) os << ", line " << inst->loc.line << " `" << inst->text << "`";
   const Dim3u& c = cta.id();
   const Dim3u t = cta.thread_id(warp.first_thread() + lane);
-  os << ", CTA (" << c.x << "," << c.y << "," << c.z << "), thread (" << t.x << "," << t.y << ","
-     << t.z << ")";
+  os << ", CTA (" << c.x << "," << c.y << "," << c.z << ")";
+  if (!cta.role().empty()) os << " on " << cta.role();
+  os << ", thread (" << t.x << "," << t.y << "," << t.z << ")";
   return os.str();
 }
 

@@ -50,12 +50,23 @@ struct LaunchRequest {
   // warp instructions have run (0 = unlimited). Bounds a livelocking kernel
   // (`L: bra L;`, a spin on a flag nobody sets), which nothing else stops here.
   uint64_t max_warp_instructions = 0;
+  // sim.platform = spu (functional/spu/, docs/spu.md): a kernel that uses SPU
+  // instructions runs on a spu_grid_size x spu_grid_size grid of SMs with
+  // interface units and spu_cb_bytes communication buffers, all its CTAs
+  // together. 0: not an SPU (such a kernel is an error).
+  uint32_t spu_grid_size = 0;
+  uint32_t spu_cb_bytes = 0;
 };
 
 struct LaunchCounters {
   uint64_t ctas = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  // SPU launches (functional/spu/): global-memory accesses of every unit at
+  // element granularity (one per executing lane and vector element of a
+  // global or generic-to-global load, store, atomic or reduction), the
+  // thesis's off-chip I/O measure. Not counted (0) on other launches yet.
+  uint64_t offchip_accesses = 0;
 };
 
 // Runs every CTA of the launch to completion. Throws simtlm::Error(Fault) on an

@@ -8,6 +8,7 @@
 #include "frontend/ptx/extensions.h"
 #include "functional/executor.h"
 #include "functional/extensions.h"
+#include "functional/spu/spu_launch.h"
 #include "simtlm/error.h"
 
 namespace simtlm::functional {
@@ -456,6 +457,7 @@ DecodedInst LaunchContext::decode_one(const ir::Instruction& inst) {
       d.handler = Handler::Extension;
       d.cls = ExecClass::Extension;
       d.extension = find_extension_semantics(inst.ext_id);
+      if (!d.extension) d.extension = spu::semantics(inst.ext_id);  // SPU instructions (functional/spu/)
       if (d.extension) return d;
       // Built-in extensions of the parser's registry, unless overridden above.
       if (inst.ext_id == frontend::ptx::ExtensionRegistry::kTrap) {

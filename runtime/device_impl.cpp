@@ -6,6 +6,7 @@
 #include "runtime/module_globals.h"
 #include "runtime/pass_config.h"
 #include "runtime/register_counts.h"
+#include "runtime/spu_launch.h"
 #include "simtlm/error.h"
 
 namespace simtlm {
@@ -100,6 +101,7 @@ LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_na
   functional::PrintfBuffer printf_buffer(printf_capacity_);
   request.printf_buffer = &printf_buffer;
   request.max_warp_instructions = config_of(options_).u64("sim.max_instructions");
+  runtime::apply_platform(module, kernel, config_of(options_), request);
 
   LaunchStats stats;
   try {

@@ -1,6 +1,7 @@
 // Extension registry: built-ins and longest-prefix lookup.
 #include "frontend/ptx/extensions.h"
 
+#include "frontend/ptx/spu_extensions.h"
 #include "simtlm/error.h"
 
 namespace simtlm::frontend::ptx {
@@ -125,6 +126,8 @@ ExtensionRegistry::ExtensionRegistry() {
   relssp.description = "release the CTA's lock on the shared scratchpad region once all its active threads executed it";
   relssp.max_types = 0;
   add(std::move(relssp));
+
+  spu::register_spu_extensions(*this);  // ids spu::kFirst..kLast (frontend/ptx/spu_extensions.h)
 }
 
 ExtensionRegistry& ExtensionRegistry::global() {

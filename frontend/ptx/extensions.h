@@ -107,6 +107,7 @@ class ExtensionRegistry {
   // region is released (models/smem/sharing_allocator.h). No operands. The
   // functional backend runs it as a no-op.
   static constexpr uint16_t kRelssp = 5;
+  // 6..17: the SPU's instructions (frontend/ptx/spu_extensions.h).
 
   ExtensionRegistry();  // registers the built-ins
 

@@ -63,6 +63,7 @@ constexpr int kRankL2 = 700;            // models/cache/cache_config_keys.cpp
 constexpr int kRankDram = 800;          // models/dram/dram_config_keys.cpp
 constexpr int kRankClocks = 900;        // models/common/gpu_config_keys.cpp
 constexpr int kRankPower = 950;         // models/power/power_config_keys.cpp
+constexpr int kRankSpu = 960;           // models/spu/spu_config_keys.cpp
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t KiB = 1024;

@@ -207,6 +207,18 @@ void Config::validate() const {
   r.require(str("sim.trace.power_file").empty() || boolean("gpu.power.enabled"),
             {"sim.trace.power_file", "gpu.power.enabled"},
             "a power trace needs the energy model: set gpu.power.enabled = true or leave sim.trace.power_file empty");
+
+  // ---- Stencil Processing Unit (docs/spu.md): its keys mean something on sim.platform = spu only
+  const bool spu = str("sim.platform") == "spu";
+  for (const char* key : {"spu.grid_size", "spu.cb_bytes"}) {
+    r.require(spu || value(key) == find_config_key(key)->default_value, {key, "sim.platform"},
+              std::string(key) + " applies only with sim.platform = spu (leave it at " +
+                  format_config_value(find_config_key(key)->default_value) + " or choose the spu platform)");
+  }
+  r.require(u64("spu.cb_bytes") % 8 == 0, {"spu.cb_bytes"}, "spu.cb_bytes must be a multiple of 8 (a 64-bit access)");
+  const std::uint64_t side = u64("spu.grid_size");
+  r.require(!spu || u64("gpu.num_sms") == side * side, {"gpu.num_sms", "spu.grid_size", "sim.platform"},
+            "the SPU is a spu.grid_size x spu.grid_size grid of SMs: gpu.num_sms must be " + std::to_string(side * side));
 }
 
 }  // namespace simtlm

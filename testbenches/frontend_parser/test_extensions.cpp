@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/ptx/extensions.h"
+#include "frontend/ptx/spu_extensions.h"
 #include "parse_helpers.h"
 
 using namespace simtlm;
@@ -12,7 +13,9 @@ using namespace parser_test;
 
 namespace {
 
-// A registry with the kinds of instructions the modelled papers add.
+// A registry with the kinds of instructions the modelled papers add (under
+// names of their own: the SPU's ld.cb, st.cb and bar.blocksync are built-ins,
+// frontend/ptx/spu_extensions.h).
 struct TestRegistry {
   ExtensionRegistry reg;
   uint16_t relssp, ldcb, stcb, blocksync, fake;
@@ -24,7 +27,7 @@ struct TestRegistry {
     relssp = reg.add(r);
 
     ExtensionDef ld;
-    ld.mnemonic = "ld.cb";
+    ld.mnemonic = "ld.tb";
     ld.type_required = true;
     ld.operands = {ExtOperand{kExtReg | kExtVector, true, DataType::None, false, {}},
                    ExtOperand{kExtAddress, false, DataType::None, false, {}}};
@@ -38,14 +41,14 @@ struct TestRegistry {
     ldcb = reg.add(ld);
 
     ExtensionDef st;
-    st.mnemonic = "st.cb";
+    st.mnemonic = "st.tb";
     st.type_required = true;
     st.operands = {ExtOperand{kExtAddress, false, DataType::None, false, {}},
                    ExtOperand{kExtReg | kExtImm, false, DataType::None, false, {}}};
     stcb = reg.add(st);
 
     ExtensionDef bs;
-    bs.mnemonic = "bar.blocksync";
+    bs.mnemonic = "bar.testsync";
     bs.max_types = 0;
     bs.operands = {ExtOperand{kExtName | kExtReg | kExtImm, false, DataType::U32, true,
                               {"NORTH", "WEST", "SOUTH", "EAST"}}};
@@ -102,13 +105,13 @@ TEST(Extensions, RegisterAndParse) {
   TestRegistry t;
   auto m = parse_with(t.reg,
                       "  relreg;\n"
-                      "  @%p1 ld.cb.f32 %f1, [%r1];\n"
-                      "  ld.cb.v4.f32 {%f1, %f2, %f3, _}, [%rd1+16];\n"
-                      "  st.cb.f32 [%r1], %f1;\n"
-                      "  st.cb.u32 [%r1], 7;\n"
-                      "  bar.blocksync EAST;\n"
-                      "  bar.blocksync %r2;\n"
-                      "  bar.blocksync;\n"
+                      "  @%p1 ld.tb.f32 %f1, [%r1];\n"
+                      "  ld.tb.v4.f32 {%f1, %f2, %f3, _}, [%rd1+16];\n"
+                      "  st.tb.f32 [%r1], %f1;\n"
+                      "  st.tb.u32 [%r1], 7;\n"
+                      "  bar.testsync EAST;\n"
+                      "  bar.testsync %r2;\n"
+                      "  bar.testsync;\n"
                       "  fakeop.shared.u64.f32 %rd1, %tid.x, DONE;\n"
                       "  ld.global.f32 %f1, [%rd1];\n"
                       "DONE:\n");
@@ -150,10 +153,37 @@ TEST(Extensions, RegisterAndParse) {
   EXPECT_EQ(f.ops[1].kind, OperandKind::Special);
   EXPECT_EQ(f.ops[2].kind, OperandKind::Label);
   EXPECT_EQ(f.ops[2].target, 10u);
-  // Built-in ld is untouched by the ld.cb prefix.
+  // Built-in ld is untouched by the ld.tb prefix.
   EXPECT_EQ(k.insts[9].op, Opcode::Ld);
   // The same text without the registry is an error.
   EXPECT_NE(kernel_error("relreg;").find("unknown instruction 'relreg'"), std::string::npos);
+}
+
+TEST(Extensions, SpuInstructionsAreBuiltInWithFixedIds) {
+  ExtensionRegistry reg;
+  EXPECT_EQ(reg.id_of("ld.cb.north"), spu::kLdCbNorth);
+  EXPECT_EQ(reg.id_of("st.cb.east"), spu::kStCbEast);
+  EXPECT_EQ(reg.id_of("bar.blocksync"), spu::kBlocksync);
+  EXPECT_EQ(reg.id_of("bar.blocksync.west"), spu::kBlocksyncWest);
+  EXPECT_EQ(reg.id_of("spu.sreg"), spu::kSreg);
+  auto m = parse_with(reg,
+                      "  ld.cb.north.f32 %f1, [%r1+8];\n"
+                      "  st.cb.south.u32 [%r1], 7;\n"
+                      "  bar.blocksync.east;\n"
+                      "  bar.blocksync;\n"
+                      "  spu.sreg.u32 %r2, iuid;\n"
+                      "  ld.global.f32 %f1, [%rd1];\n");
+  const Function& k = m->functions[0];
+  ASSERT_EQ(k.insts.size(), 7u);  // and the final ret
+  EXPECT_EQ(k.insts[0].ext_id, spu::kLdCbNorth);
+  EXPECT_EQ(k.insts[0].type, DataType::F32);
+  EXPECT_EQ(k.insts[0].ops[1].offset, 8);
+  EXPECT_EQ(k.insts[1].ext_id, spu::kStCbSouth);
+  EXPECT_EQ(k.insts[2].ext_id, spu::kBlocksyncEast);
+  EXPECT_EQ(k.insts[3].ext_id, spu::kBlocksync);
+  EXPECT_EQ(k.insts[4].ext_id, spu::kSreg);
+  EXPECT_EQ(k.insts[4].ops[1].imm, static_cast<uint64_t>(spu::SpuReg::IuId));
+  EXPECT_EQ(k.insts[5].op, Opcode::Ld);  // the built-in ld is untouched
 }
 
 TEST(Extensions, RelsspIsBuiltIn) {
@@ -167,13 +197,13 @@ TEST(Extensions, RelsspIsBuiltIn) {
 
 TEST(Extensions, Errors) {
   TestRegistry t;
-  EXPECT_NE(error_with(t.reg, "ld.cb %f1, [%r1];").find("needs a type"), std::string::npos);
-  EXPECT_NE(error_with(t.reg, "ld.cb.f32 %f1;").find("expects 2 operands"), std::string::npos);
-  EXPECT_NE(error_with(t.reg, "ld.cb.f32 %rd1, [%r1];").find("does not match"), std::string::npos);
-  EXPECT_NE(error_with(t.reg, "ld.cb.f32.bad %f1, [%r1];").find("unknown modifier '.bad'"), std::string::npos);
+  EXPECT_NE(error_with(t.reg, "ld.tb %f1, [%r1];").find("needs a type"), std::string::npos);
+  EXPECT_NE(error_with(t.reg, "ld.tb.f32 %f1;").find("expects 2 operands"), std::string::npos);
+  EXPECT_NE(error_with(t.reg, "ld.tb.f32 %rd1, [%r1];").find("does not match"), std::string::npos);
+  EXPECT_NE(error_with(t.reg, "ld.tb.f32.bad %f1, [%r1];").find("unknown modifier '.bad'"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "relreg.u32;").find("unknown modifier '.u32'"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "relreg %r1;").find("expects 0 operands"), std::string::npos);
-  EXPECT_NE(error_with(t.reg, "bar.blocksync UP;").find("undefined identifier 'UP'"), std::string::npos);
+  EXPECT_NE(error_with(t.reg, "bar.testsync UP;").find("undefined identifier 'UP'"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "@%p1 fakeop %r1, 1;").find("cannot be predicated"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "fakeop.forbidden %r1, 1;").find(".forbidden is not allowed"), std::string::npos);
   EXPECT_NE(error_with(t.reg, "fakeop %r1, 13;").find("unlucky"), std::string::npos);

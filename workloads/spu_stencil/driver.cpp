@@ -1,7 +1,8 @@
 // spu_stencil driver: the SPU study's 3-D wavefront stencil
 // H[i,j,k] = mean(H[i-1,j,k], H[i,j-1,k], H[i,j,k-1]) over an N x N x K space with
 // 32^3 tiles, one CTA of 8 x 8 threads per 32 x 32 column of tiles, one launch per
-// anti-diagonal of columns.
+// anti-diagonal of columns; on the SPU (sim.platform = spu) one launch whose faces
+// travel through the communication buffers (kernel spu_stencil_cb).
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -67,6 +68,8 @@ class SpuStencil : public Workload, public HasOutputs {
     const ModuleHandle mod =
         dev.load_module_string(embedded_ptx("spu_stencil"), "spu_stencil.ptx");
     const int32_t cols = int32_t(ceil_div(n_, kTile));
+    spu_ = dev.options().config && dev.options().config->str("sim.platform") == "spu";
+    if (spu_) return {run_spu(dev, mod, uint32_t(cols), *dev.options().config)};
     std::vector<LaunchStats> stats;
     for (int32_t d = 0; d <= 2 * (cols - 1); ++d) {
       const int32_t first_i = std::max(0, d - (cols - 1));
@@ -80,6 +83,31 @@ class SpuStencil : public Workload, public HasOutputs {
       stats.push_back(dev.launch(mod, "spu_stencil_diag", cfg, args));
     }
     return stats;
+  }
+
+  // The SPU version (sim.platform = spu, docs/spu.md): one launch of cols x
+  // cols CTAs of 32 threads (one per local i of a 32^3 tile) with the
+  // interface units; SIMTLM_SPU_STENCIL_SYNC = local (default: the thesis's
+  // producer-consumer bar.blocksync) or global (the original global barrier).
+  LaunchStats run_spu(Device& dev, ModuleHandle mod, uint32_t cols, const Config& config) {
+    if (uint64_t(kTile) * kTile * sizeof(float) > config.u64("spu.cb_bytes"))
+      throw Error(ErrorKind::Config, "spu_stencil passes 32 x 32 faces of floats (4096 bytes) through each "
+                                     "communication buffer: spu.cb_bytes = " +
+                                         std::to_string(config.u64("spu.cb_bytes")) + " is too small");
+    global_sync_ = false;
+    if (const char* env = std::getenv("SIMTLM_SPU_STENCIL_SYNC")) {
+      const std::string v = env;
+      if (v != "local" && v != "global")
+        throw Error(ErrorKind::Config, "SIMTLM_SPU_STENCIL_SYNC='" + v + "': expected local or global");
+      global_sync_ = v == "global";
+    }
+    LaunchConfig cfg;
+    cfg.block = Dim3(kTile);
+    cfg.grid = Dim3(cols, cols);
+    KernelArgs args;
+    args.add(d_a_).add(d_fx_).add(d_fy_).add(d_out_).add(int32_t(n_)).add(int32_t(k_))
+        .add(int32_t(global_sync_ ? 1 : 0));
+    return dev.launch(mod, "spu_stencil_cb", cfg, args);
   }
 
   CheckResult check(Device& dev) override {
@@ -136,7 +164,8 @@ class SpuStencil : public Workload, public HasOutputs {
     r.detail += "; " + east.detail.substr(0, east.detail.find(';')) + "; " +
                 south.detail.substr(0, south.detail.find(';')) + " (" + std::to_string(n_) + "x" +
                 std::to_string(n_) + "x" + std::to_string(k_) + ", " +
-                std::to_string(2 * ceil_div(n_, kTile) - 1) + " diagonal launches)";
+                (spu_ ? std::string(global_sync_ ? "SPU, global bar.blocksync)" : "SPU, producer-consumer bar.blocksync)")
+                      : std::to_string(2 * ceil_div(n_, kTile) - 1) + " diagonal launches)");
     return r;
   }
 
@@ -150,6 +179,7 @@ class SpuStencil : public Workload, public HasOutputs {
   static constexpr uint32_t kTile = 32;
   static constexpr uint32_t kThreadsSide = 8;  // = TT in kernel.cu (TB / TS)
   uint32_t n_ = 0, k_ = 0;
+  bool spu_ = false, global_sync_ = false;  // how the last run() ran
   std::vector<float> a_, b_, c_;
   DevicePtr d_a_ = 0, d_fx_ = 0, d_fy_ = 0, d_out_ = 0;
 };

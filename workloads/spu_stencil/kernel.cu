@@ -132,3 +132,155 @@ extern "C" __global__ void spu_stencil_diag(const float* __restrict__ A, float* 
       if (i < N && j < N) out[(size_t)i * N + j] = prev[a][b];
     }
 }
+
+// ---------------------------------------------------------------------------
+// The same stencil on the Stencil Processing Unit (sim.platform = spu,
+// docs/spu.md): one launch of gx x gy CTAs, CTA (I, J) on SM (I, J), and the
+// interface units around the grid run this kernel too (spu.sreg isiu). Faces
+// travel through the communication buffers instead of global memory: the west
+// and north IUs load C and B faces into the grid, the east and south IUs store
+// the faces leaving it into fx and fy (in place, as above: a row's C face is
+// read before its east face is written), and only A and the bottom plane
+// `out` are read and written by the SMs. Tile side b = blockDim.x (one thread
+// per local i, b <= 64); a CB holds one b x b face of floats, element (r, kl)
+// at byte 4 * (r * b + kl) (r = local j for west/east faces, local i for
+// north/south faces). Inside a tile, plane by plane, the CTA runs a wavefront
+// over il + jl (thread il computes H[i, j, k] from H[i-1, j, k] and H[i, j-1, k]
+// of the same plane and H[i, j, k-1], kept in shared memory).
+//
+// Synchronisation (global_sync): 0 = the thesis's producer-consumer
+// bar.blocksync per link (Alg. 3: north, west, compute, south, east per k-tile);
+// 1 = the original global bar.blocksync (Alg. 1): gx + gy + nk steps, SM (I, J)
+// computes k-tile kt at step I + J + kt + 1, the west/north IU of lane l loads
+// face kt at step l + kt, the east (south) IU of lane l stores it at step
+// gx (gy) + l + kt + 1; every unit ends every step with the barrier.
+
+__device__ __forceinline__ float cb_ld_north(unsigned off) {
+  float v;
+  asm volatile("ld.cb.north.f32 %0, [%1];" : "=f"(v) : "r"(off) : "memory");
+  return v;
+}
+__device__ __forceinline__ float cb_ld_west(unsigned off) {
+  float v;
+  asm volatile("ld.cb.west.f32 %0, [%1];" : "=f"(v) : "r"(off) : "memory");
+  return v;
+}
+__device__ __forceinline__ void cb_st_south(unsigned off, float v) {
+  asm volatile("st.cb.south.f32 [%0], %1;" ::"r"(off), "f"(v) : "memory");
+}
+__device__ __forceinline__ void cb_st_east(unsigned off, float v) {
+  asm volatile("st.cb.east.f32 [%0], %1;" ::"r"(off), "f"(v) : "memory");
+}
+__device__ __forceinline__ void blocksync() { asm volatile("bar.blocksync;" ::: "memory"); }
+__device__ __forceinline__ void blocksync_north() { asm volatile("bar.blocksync.north;" ::: "memory"); }
+__device__ __forceinline__ void blocksync_west() { asm volatile("bar.blocksync.west;" ::: "memory"); }
+__device__ __forceinline__ void blocksync_south() { asm volatile("bar.blocksync.south;" ::: "memory"); }
+__device__ __forceinline__ void blocksync_east() { asm volatile("bar.blocksync.east;" ::: "memory"); }
+#define SPU_SREG(NAME)                                                \
+  __device__ __forceinline__ unsigned spu_##NAME() {                  \
+    unsigned v;                                                       \
+    asm volatile("spu.sreg.u32 %0, " #NAME ";" : "=r"(v));            \
+    return v;                                                         \
+  }
+SPU_SREG(isiu)
+SPU_SREG(iudir)
+SPU_SREG(iuid)
+
+enum { SPU_NORTH = 0, SPU_WEST = 1, SPU_SOUTH = 2, SPU_EAST = 3 };
+
+// One b x b x b tile (k-tile kt) of SM (I, J): inputs from the north and west
+// CBs, outputs to the south and east CBs. PLANE(il, jl) holds H[i, j, k-1]
+// before and H[i, j, k] after plane k. It starts one row and one column into
+// the array: nvcc computes neighbour addresses as (element - 4 bytes) + 4,
+// which at the array's first element would wrap a 32-bit shared address
+// (fine on hardware; the functional engine does not wrap 32-bit address
+// arithmetic, see docs/spu.md).
+#define PLANE(il, jl) plane[((il) + 1) * (b + 1) + (jl) + 1]
+__device__ void spu_tile(float* plane, int b, int ni, int nj, int k0, int nkl) {
+  const int t = threadIdx.x;
+  for (int kl = 0; kl < nkl; ++kl) {
+    for (int d = 0; d <= ni + nj - 2; ++d) {
+      const int jl = d - t;
+      if (t < ni && jl >= 0 && jl < nj) {
+        const float up = t == 0 ? cb_ld_west(4u * unsigned(jl * b + kl)) : PLANE(t - 1, jl);
+        const float left = jl == 0 ? cb_ld_north(4u * unsigned(t * b + kl)) : PLANE(t, jl - 1);
+        const float h = (up + left + PLANE(t, jl)) * (1.0f / 3.0f);
+        PLANE(t, jl) = h;
+        if (t == ni - 1) cb_st_east(4u * unsigned(jl * b + kl), h);
+        if (jl == nj - 1) cb_st_south(4u * unsigned(t * b + kl), h);
+      }
+      __syncthreads();
+    }
+  }
+}
+
+// An interface unit's face kt: west/north IUs load it from fx/fy (C/B) into
+// their outgoing CB, east/south IUs store their incoming CB into fx/fy.
+__device__ void spu_iu_face(unsigned dir, int lane, float* fx, float* fy, int b, int N, int K, int kt) {
+  const int k0 = kt * b;
+  for (int e = threadIdx.x; e < b * b; e += blockDim.x) {
+    const int r = e / b, kl = e % b;
+    const int row = lane * b + r, k = k0 + kl;
+    if (row >= N || k >= K) continue;
+    const size_t g = (size_t)row * K + k;
+    if (dir == SPU_WEST) cb_st_east(4u * unsigned(e), fx[g]);
+    else if (dir == SPU_NORTH) cb_st_south(4u * unsigned(e), fy[g]);
+    else if (dir == SPU_EAST) fx[g] = cb_ld_west(4u * unsigned(e));
+    else fy[g] = cb_ld_north(4u * unsigned(e));
+  }
+}
+
+extern "C" __global__ void spu_stencil_cb(const float* __restrict__ A, float* fx, float* fy,
+                                          float* __restrict__ out, int N, int K, int global_sync) {
+  __shared__ float plane[66 * 65];  // PLANE(il, jl), b <= 64 (static: no module-scope declaration)
+  const int b = blockDim.x, t = threadIdx.x;
+  const int gx = gridDim.x, gy = gridDim.y;
+  const int nk = (K + b - 1) / b;
+  const int steps = gx + gy + nk;
+
+  if (spu_isiu()) {
+    const unsigned dir = spu_iudir();
+    const int lane = int(spu_iuid());
+    const bool loads = dir == SPU_WEST || dir == SPU_NORTH;
+    if (global_sync) {
+      const int first = loads ? lane : (dir == SPU_EAST ? gx : gy) + lane + 1;  // step of face 0
+      for (int s = 0; s < steps; ++s) {
+        const int kt = s - first;
+        if (kt >= 0 && kt < nk) spu_iu_face(dir, lane, fx, fy, b, N, K, kt);
+        blocksync();
+      }
+      return;
+    }
+    for (int kt = 0; kt < nk; ++kt) {
+      if (dir == SPU_EAST) blocksync_west();
+      if (dir == SPU_SOUTH) blocksync_north();
+      spu_iu_face(dir, lane, fx, fy, b, N, K, kt);
+      if (dir == SPU_WEST) blocksync_east();
+      if (dir == SPU_NORTH) blocksync_south();
+    }
+    return;
+  }
+
+  const int I = blockIdx.x, J = blockIdx.y;
+  const int ni = min(b, N - I * b), nj = min(b, N - J * b);
+  const int i = I * b + t;
+  for (int jl = 0; jl < nj; ++jl) PLANE(t, jl) = t < ni ? A[(size_t)i * N + J * b + jl] : 0.f;
+  __syncthreads();
+  if (global_sync) {
+    for (int s = 0; s < steps; ++s) {
+      const int kt = s - (I + J + 1);
+      if (kt >= 0 && kt < nk) spu_tile(plane, b, ni, nj, kt * b, min(b, K - kt * b));
+      blocksync();
+    }
+  } else {
+    for (int kt = 0; kt < nk; ++kt) {
+      blocksync_north();
+      blocksync_west();
+      spu_tile(plane, b, ni, nj, kt * b, min(b, K - kt * b));
+      blocksync_south();
+      blocksync_east();
+    }
+  }
+  if (t < ni)
+    for (int jl = 0; jl < nj; ++jl) out[(size_t)i * N + J * b + jl] = PLANE(t, jl);
+}

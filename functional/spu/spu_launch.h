@@ -1,0 +1,35 @@
+// The functional backend's SPU launch (docs/spu.md): every CTA of a kernel
+// that uses SPU instructions runs together with the interface units around
+// them, switching between units when their warps block at bar.blocksync, so
+// SPU kernels run, and are checked, without timing.
+#pragma once
+
+#include "frontend/ir/module.h"
+#include "functional/decoded.h"
+#include "functional/launch.h"
+
+namespace simtlm::functional {
+class LaunchContext;
+}
+
+namespace simtlm::functional::spu {
+
+// The first SPU instruction of `kernel` in program order, or nullptr.
+const ir::Instruction* first_spu_instruction(const ir::Function& kernel);
+inline bool uses_spu_instructions(const ir::Function& kernel) { return first_spu_instruction(kernel) != nullptr; }
+
+// The semantics of SPU extension `ext_id`, or nullptr when it is not one.
+const ExtensionHandler* semantics(uint16_t ext_id);
+
+// Runs the launch on a request.spu_grid_size-wide SPU: CTA (x, y) on SM
+// (x, y) (the restricted mapping; %smid = y * p + x), 2 * (gx + gy) IUs
+// running the same kernel (%smid = p * p + their index), all round-robin
+// (each until its warps block or finish). Counters: ctas = the grid's CTAs;
+// instructions and offchip_accesses include the IUs'. IU code that uses what
+// an IU lacks (FPU, SFU, shared memory; Table 5.2) is Error(Ptx). Error(Launch) for a grid that needs more
+// than one pass (gx or gy > p, or gz > 1: virtual IUs are not built yet);
+// Error(Deadlock) naming every waiting unit when none can progress.
+LaunchCounters run_spu_launch(const LaunchContext& ctx, const LaunchRequest& request,
+                              const CtaDoneCallback& on_cta_done);
+
+}  // namespace simtlm::functional::spu

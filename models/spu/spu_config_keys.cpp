@@ -1,0 +1,27 @@
+// Configuration keys of the Stencil Processing Unit (spu.*; seed note 003,
+// docs/spu.md). They apply only with sim.platform = spu: on another platform
+// a value other than the default is rejected (Config::validate), so a preset
+// names them at their defaults.
+#include <cstdint>
+#include <vector>
+
+#include "models/common/config_keys.h"
+
+namespace simtlm::config_keys {
+namespace {
+
+void spu_keys(std::vector<ConfigKey>& t) {
+  t.push_back(U("spu.grid_size", 4, "SMs per side", 1, 32,
+                "p: the SPU is a p x p grid of SMs (gpu.num_sms must be p * p) with 4p interface units on its "
+                "edges; CTA (x, y) of a one-pass launch runs on SM (x, y). Applies with sim.platform = spu.",
+                "Rajasree Table 6.1 (4 x 4, the only size SPU-Sim supported; seed note 003 §1.2)"));
+  t.push_back(U("spu.cb_bytes", 4096, "bytes", 8, 1u << 20,
+                "Size of one communication buffer; every directed link between neighbours has two (ping-pong). "
+                "A multiple of 8. Applies with sim.platform = spu.",
+                "Rajasree §6.1.2, §6.3.4: 4 KB (one 32 x 32 face of 4-byte words); 16 KB also studied"));
+}
+
+const Registration kSpu(kRankSpu, "spu", &spu_keys);
+
+}  // namespace
+}  // namespace simtlm::config_keys
