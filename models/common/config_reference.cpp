@@ -162,8 +162,10 @@ const char* const kDecisions[] = {
     "(cudaLimitPrintfFifoSize); it counts the formatted text, and a launch that prints more keeps the calls that "
     "fit in the output order (CTA, thread, program order) and drops the rest, so the kept output does not depend "
     "on the backend or the warp size.",
-    "**Mechanism keys** (register/scratchpad sharing, OWF, SWL, CCWS, GREENER) default to the baseline. Keys of "
-    "mechanisms not listed here (FineReg, SPU communication buffers, VWS gangs) are added to the schema by the "
+    "**Mechanism keys** (register/scratchpad sharing, OWF, SWL, CCWS, GREENER, FineReg) default to the baseline; "
+    "FineReg's keys (`gpu.sm.regfile.finereg.*`) are rejected at non-default values unless "
+    "`gpu.sm.regfile.alloc_policy` = finereg (docs/finereg.md). Keys of "
+    "mechanisms not listed here (SPU communication buffers, VWS gangs) are added to the schema by the "
     "engineer who implements them, in their module's fragment (`models/<module>/*_config_keys.cpp`) with a source, "
     "and with a value in every `configs/*.json` preset.",
     "**gtx285_ccws** (Rogers' CCWS/DAWS machine, thesis Table 3.1, GPGPU-Sim 3.1.0; seed note 002 §2.1). From "

@@ -312,6 +312,10 @@ void FineRegAllocator::decide_stalled(uint64_t c) {
   depleted_ = false;
   for (uint32_t slot = 0; slot < slots_.size(); ++slot) {
     if (!monitor_.active(slot) || slots_[slot].timer != Slot::Timer::None || !stalled(slot)) continue;
+    if (!table_for(slot).fits()) {
+      ++n_.wide_kernel_stalls;  // more than 64 registers: the CTA stays in the ACRF
+      continue;
+    }
     const uint32_t live = live_count(slot);
     const uint32_t p = monitor_.select_ready([&](uint32_t s) { return ready(s) && swap_fits(slot, s, live); });
     if (p != kNoCta) {
@@ -420,6 +424,9 @@ void FineRegAllocator::register_stats(const stats::Group& group) {
   g.counter("vector_hits", &n_.vector_hits, "lookups", "live-register vector cache hits");
   g.counter("vector_misses", &n_.vector_misses, "lookups", "live-register vector cache misses");
   g.counter("vector_bytes", &n_.vector_bytes, "bytes", "vector bytes fetched from the reserved global-memory area");
+  g.counter("wide_kernel_stalls", &n_.wide_kernel_stalls, "checks",
+            "fully stalled CTAs not switched because their kernel's registers exceed the 64-bit live vector "
+            "(counted at every SM tick they are found stalled)");
   g.counter("checked_registers", &n_.checked_registers, "registers",
             "live registers compared at switch-in by the checking mode (gpu.sm.regfile.finereg.check)");
 }

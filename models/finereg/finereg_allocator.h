@@ -97,6 +97,7 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
     uint64_t vector_misses = 0;
     uint64_t vector_bytes = 0;       // fetched from the reserved global-memory area
     uint64_t checked_registers = 0;  // registers compared by the checking mode
+    uint64_t wide_kernel_stalls = 0; // stalled CTAs of kernels beyond the 64-bit vector, not switched
   };
   const Counters& counters() const { return n_; }
 

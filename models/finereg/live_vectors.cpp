@@ -30,10 +30,12 @@ LiveVectorTable::LiveVectorTable(const ir::Function& kernel) : kernel_name_(kern
       const uint32_t p = alloc.phys[r];
       if (units == 0 || p == ir::kNoPhysReg || p == ir::kConstantBank) return;
       if (p + units > kVectorBits) {
-        throw Error(ErrorKind::Launch, "kernel '" + kernel.name + "': register " + reg.name +
-                                           " is physical register " + std::to_string(p + units - 1) +
-                                           ", beyond FineReg's 64-bit live-register vector (at most 64 "
-                                           "registers per thread)");
+        if (why_.empty()) {
+          why_ = "kernel '" + kernel.name + "': register " + reg.name + " is physical register " +
+                 std::to_string(p + units - 1) +
+                 ", beyond FineReg's 64-bit live-register vector (at most 64 registers per thread)";
+        }
+        return;
       }
       for (uint32_t k = 0; k < units; ++k) v |= LiveVector{1} << (p + k);
       virtual_[pc].push_back(static_cast<uint32_t>(r));

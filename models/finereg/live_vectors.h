@@ -48,9 +48,13 @@ class LiveVectorTable {
  public:
   // Vectors of every instruction of `kernel` (analysed: fn.analysis.analyses
   // set). The implicit exit (pc == instructions) has an empty vector.
-  // Error(Launch) naming the kernel when a live register's physical number
-  // does not fit in the 64-bit vector (more than 64 registers per thread).
   explicit LiveVectorTable(const ir::Function& kernel);
+
+  // False when a live register's physical number does not fit in the 64-bit
+  // vector (more than 64 registers per thread: FineReg cannot switch the
+  // kernel's CTAs); why() then names the kernel and the register.
+  bool fits() const { return why_.empty(); }
+  const std::string& why() const { return why_; }
 
   uint32_t size() const { return static_cast<uint32_t>(vectors_.size()); }
   // Vector of instruction `pc` (the implicit exit and beyond: empty).
@@ -73,6 +77,7 @@ class LiveVectorTable {
 
  private:
   std::string kernel_name_;
+  std::string why_;
   std::vector<LiveVector> vectors_;
   std::vector<std::vector<uint32_t>> virtual_;
 };
