@@ -185,14 +185,14 @@ void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
   CtaState& cs = sm_->ctas[slot];
   functional::Cta& cta = *cs.cta;
   const ir::Function& kernel = cs.ctx->kernel();
-  // The RMU looks up each warp's vectors (one per PC on its stack).
+  // The RMU looks up each warp's vectors (one per PC its lanes resume at).
   uint64_t fetch = 0;
   std::vector<PcrfItem> items;
   for (size_t i = 0; i < cta.num_warps(); ++i) {
     const functional::Warp& w = cta.warp(i);
     if (w.finished()) continue;
-    for (const auto& e : w.stack()) {
-      if (vcache_.access(s.table_id, e.pc)) {
+    for (const auto& [pc, lanes] : LiveVectorTable::effective_pcs(w.stack())) {
+      if (vcache_.access(s.table_id, pc)) {
         ++n_.vector_hits;
       } else {
         ++n_.vector_misses;

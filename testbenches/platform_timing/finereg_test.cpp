@@ -67,5 +67,16 @@ TEST(FineRegPlatform, MemoryBoundCtasSwitchAndMoreAreResidentThanActive) {
   EXPECT_GT(max_of(dev, "regfile.finereg.max_resident_ctas"), 32.0);
 }
 
+TEST(FineRegPlatform, LaunchFirstWithSerialChainsAlsoKeepsResults) {
+  Device dev(timing_options(finereg_config({"gpu.sm.regfile.finereg.check=true",
+                                            "gpu.sm.regfile.finereg.switch_order=launch_first",
+                                            "gpu.sm.regfile.finereg.cycles_per_register=4",
+                                            "gpu.sm.regfile.finereg.vector_cache_entries=4"})));
+  run(dev, "gaussian");
+  EXPECT_GT(sum_of(dev, "regfile.finereg.switches_out"), 0.0);
+  EXPECT_EQ(sum_of(dev, "regfile.finereg.switches_out"), sum_of(dev, "regfile.finereg.switches_in"));
+  EXPECT_GT(sum_of(dev, "regfile.finereg.checked_registers"), 0.0);
+}
+
 }  // namespace
 }  // namespace simtlm::test
