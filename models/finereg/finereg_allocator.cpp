@@ -67,7 +67,7 @@ SmCycleHook* FineRegAllocator::bind_sm(const SmInternals& sm) {
 
 bool FineRegAllocator::can_admit(const CtaShape& shape) const {
   if (probing_) return true;  // room_after_out: the resident limits only
-  if (p_.finereg.restore_first && sm_ && ready_waiting()) {
+  if (p_.finereg.restore_first && sm_ && !launching_ && ready_waiting()) {
     refused_ = true;  // a ready pending CTA goes first; offered again after on_cycle
     return false;
   }
@@ -349,8 +349,15 @@ void FineRegAllocator::account(uint64_t c) {
 
 void FineRegAllocator::on_cycle(uint64_t c) {
   account(c + 1);
+  // Room a switch-out made for a new CTA goes to a new CTA whatever the
+  // order (otherwise the CTA just switched out could take it back as soon as
+  // its loads return, and the switch would be a pure loss).
   const bool room = finish_timers(c);
-  if (room && !p_.finereg.restore_first) sm_->services.cta_room_freed();
+  if (room) {
+    launching_ = true;
+    sm_->services.cta_room_freed();
+    launching_ = false;
+  }
   switch_in_ready(c);
   decide_stalled(c);
   const uint64_t resident = sm_->ctas.busy_ctas();
@@ -360,7 +367,7 @@ void FineRegAllocator::on_cycle(uint64_t c) {
   if (p_.finereg.check) check_invariants();
   // New CTAs that restore_first held back (or room this cycle freed) may go
   // now, unless a ready pending CTA still waits for room.
-  if ((room || refused_) && (!p_.finereg.restore_first || !ready_waiting())) {
+  if (refused_ && (!p_.finereg.restore_first || !ready_waiting())) {
     refused_ = false;
     sm_->services.cta_room_freed();
   }

@@ -21,7 +21,8 @@
 //    ready CTAs are switched in when the ACRF and the active limits allow,
 //    those whose registers are still in the ACRF first (cta_status.h);
 //    with switch_order = restore_first, new CTAs wait while a ready pending
-//    CTA waits for room.
+//    CTA waits for room, except for the room a switch-out made for a new
+//    CTA, which is offered to the platform first.
 // A switch-out takes pcrf_latency + live x cycles_per_register cycles (+ the
 // vector fetch on a vector-cache miss) before its ACRF space is free; a
 // switch-in as long before the CTA's warps are offered to the schedulers.
@@ -132,6 +133,7 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
   uint32_t active_threads_ = 0;
   mutable bool probing_ = false;   // can_admit asked for the resident limits only
   mutable bool refused_ = false;   // can_admit held a new CTA back (restore_first)
+  bool launching_ = false;         // room made for a new CTA is being offered
   bool depleted_ = false;          // last cycle: a stalled CTA found no room
   uint64_t last_cycle_ = 0;
   uint64_t table_ids_ = 0;
