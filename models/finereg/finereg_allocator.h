@@ -99,6 +99,7 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
     uint64_t vector_bytes = 0;       // fetched from the reserved global-memory area
     uint64_t checked_registers = 0;  // registers compared by the checking mode
     uint64_t wide_kernel_stalls = 0; // stalled CTAs of kernels beyond the 64-bit vector, not switched
+    uint64_t storage_bits = 0;       // added storage per SM (§V-F), from the configuration
   };
   const Counters& counters() const { return n_; }
 
