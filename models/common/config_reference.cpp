@@ -162,8 +162,10 @@ const char* const kDecisions[] = {
     "(cudaLimitPrintfFifoSize); it counts the formatted text, and a launch that prints more keeps the calls that "
     "fit in the output order (CTA, thread, program order) and drops the rest, so the kept output does not depend "
     "on the backend or the warp size.",
-    "**Mechanism keys** (register/scratchpad sharing, OWF, SWL, CCWS, GREENER) default to the baseline. Keys of "
-    "mechanisms not listed here (FineReg, SPU communication buffers, VWS gangs) are added to the schema by the "
+    "**Mechanism keys** (register/scratchpad sharing, OWF, SWL, CCWS, GREENER, FineReg) default to the baseline; "
+    "FineReg's keys (`gpu.sm.regfile.finereg.*`) are rejected at non-default values unless "
+    "`gpu.sm.regfile.alloc_policy` = finereg (docs/finereg.md). Keys of "
+    "mechanisms not listed here (SPU communication buffers, VWS gangs) are added to the schema by the "
     "engineer who implements them, in their module's fragment (`models/<module>/*_config_keys.cpp`) with a source, "
     "and with a value in every `configs/*.json` preset.",
     "**gtx285_ccws** (Rogers' CCWS/DAWS machine, thesis Table 3.1, GPGPU-Sim 3.1.0; seed note 002 §2.1). From "
@@ -183,6 +185,21 @@ const char* const kDecisions[] = {
     "the L2 hit plus the interconnect both ways in core cycles: 120/2 + 4 = 64. The texture cache of the table "
     "is not modelled (texture loads are global loads). Power is off (`gpu.power.enabled` = false): the energy "
     "constants are Fermi's and no GT200 calibration exists.",
+    "**gtx980_finereg** (the GTX 980-like machine of Oh et al.'s FineReg study, MICRO 2018, Table I; seed note "
+    "004 §3). From the table: 16 SMs at 1126 MHz, 2048 threads, 32 CTAs, 4 GTO schedulers, 65536 registers "
+    "(256 KB), 96 KB shared memory (separate from the L1D, as on Maxwell: `unified_l1_smem_bytes` 0), a 48 KB "
+    "L1D, a 2 MB 8-way L2 and 352.5 GB/s of DRAM "
+    "bandwidth. Not in the table, chosen by us (assumptions): the L1D as 64 sets of 6 ways of 128 B lines (the table's 48 KB; "
+    "8 ways would need 48 sets and the model indexes a power-of-two number of sets), 4 channels (GM204's four 64-bit controllers) with "
+    "2 sub-partitions, so 8 slices of 256 sets; the bandwidth needs 4 x 8 B x 4 transfers x 2753.90625 MHz "
+    "(the paper's figure is above a retail GTX 980's 224 GB/s; the note says to use the paper's), and the "
+    "GDDR5 timings of gtx480 scaled by 3 to keep their length in nanoseconds at that clock; noc and L2 clocks "
+    "equal to the core clock; a register allocation unit of 8 registers per thread (Maxwell allocates 256 per "
+    "warp); 4 SP pipelines and 4 SFU pipelines of interval 4 (one per scheduler partition of a Maxwell SM, "
+    "32 cores and 8 SFUs each); 63 registers per thread at most (FineReg's 6-bit register index). Kept from "
+    "gtx480 for lack of a source: register banks and collector units, L1D/L2 latencies, MSHRs and queues, the "
+    "interconnect, DRAM queue and banks, per-opcode timings. Power is off: the energy constants are Fermi's "
+    "and no Maxwell calibration exists.",
 };
 
 }  // namespace

@@ -125,6 +125,46 @@ void Config::validate() const {
             {"frontend.relssp.layout", "gpu.sm.smem.alloc_policy"},
             "the access-range layout places variables in the shared region of scratchpad sharing: it needs "
             "alloc_policy = sharing");
+  // ---- FineReg (gpu.sm.regfile.alloc_policy = finereg; docs/finereg.md)
+  const bool finereg = str("gpu.sm.regfile.alloc_policy") == "finereg";
+  const std::string fr = "gpu.sm.regfile.finereg.";
+  if (finereg) {
+    r.require(u64(fr + "acrf_bytes") + u64(fr + "pcrf_bytes") == 4 * u64("gpu.sm.registers"),
+              {fr + "acrf_bytes", fr + "pcrf_bytes", "gpu.sm.registers"},
+              "FineReg splits the register file: acrf_bytes + pcrf_bytes must equal gpu.sm.registers x 4 bytes");
+    r.require(u64(fr + "acrf_bytes") % 128 == 0 && u64(fr + "pcrf_bytes") % 128 == 0,
+              {fr + "acrf_bytes", fr + "pcrf_bytes"},
+              "FineReg's register files hold 128-byte warp-registers: acrf_bytes and pcrf_bytes must be multiples "
+              "of 128");
+    r.require(warp == 32, {"gpu.sm.warp_size", "gpu.sm.regfile.alloc_policy"},
+              "FineReg's PCRF entries are 32-lane warp-registers: it needs gpu.sm.warp_size = 32");
+    r.require(u64(fr + "max_resident_ctas") >= u64("gpu.sm.max_ctas"), {fr + "max_resident_ctas", "gpu.sm.max_ctas"},
+              "FineReg's resident CTAs (active + pending) cannot be fewer than the active ones (gpu.sm.max_ctas)");
+    r.require(u64(fr + "max_resident_warps") >= max_warps,
+              {fr + "max_resident_warps", "gpu.sm.max_threads", "gpu.sm.warp_size"},
+              "FineReg's resident warps cannot be fewer than the active ones (max_threads / warp_size = " +
+                  std::to_string(max_warps) + ")");
+    r.require(pow2(u64(fr + "vector_cache_entries")), {fr + "vector_cache_entries"},
+              "FineReg's vector cache is direct-mapped on PC bits: vector_cache_entries must be a power of two");
+    r.require(str("gpu.sm.regfile.power.policy") == "always_on",
+              {"gpu.sm.regfile.power.policy", "gpu.sm.regfile.alloc_policy"},
+              "FineReg with register power states (GREENER, Sleep-Reg) is not built");
+    r.require(str("gpu.sm.smem.alloc_policy") == "baseline", {"gpu.sm.smem.alloc_policy", "gpu.sm.regfile.alloc_policy"},
+              "FineReg with scratchpad sharing is not built");
+  } else {
+    // FineReg's keys do nothing without FineReg: a changed value is an error.
+    const std::vector<std::pair<std::string, std::string>> defaults = {
+        {"acrf_bytes", "131072"},       {"pcrf_bytes", "131072"},         {"max_resident_ctas", "128"},
+        {"max_resident_warps", "512"},  {"pcrf_latency", "4"},            {"cycles_per_register", "1"},
+        {"vector_cache_entries", "32"}, {"vector_miss_cycles", "200"},    {"switch_order", "restore_first"},
+        {"check", "false"}};
+    for (const auto& [key, value] : defaults) {
+      r.require(r.v(fr + key) == value, {fr + key, "gpu.sm.regfile.alloc_policy"},
+                fr + key + " is used by FineReg only: it needs gpu.sm.regfile.alloc_policy = finereg (or its "
+                "default " + value + ")");
+    }
+  }
+
   // ---- register power states
   r.require(f64("gpu.sm.regfile.power.sleep_leakage_ratio") >= f64("gpu.sm.regfile.power.off_leakage_ratio"),
             {"gpu.sm.regfile.power.sleep_leakage_ratio", "gpu.sm.regfile.power.off_leakage_ratio"},

@@ -1,5 +1,6 @@
 #include "models/regfile/allocator.h"
 
+#include "models/finereg/finereg_allocator.h"
 #include "models/regfile/sharing_allocator.h"
 #include "simtlm/error.h"
 
@@ -51,6 +52,7 @@ AllocatorRegistry& allocators() {
     AllocatorRegistry r("gpu.sm.regfile.alloc_policy");
     r.add("baseline", [](const AllocatorParams& p) { return std::make_unique<BaselineAllocator>(p); });
     r.add("sharing", [](const AllocatorParams& p) { return std::make_unique<SharingAllocator>(p); });
+    r.add("finereg", [](const AllocatorParams& p) { return std::make_unique<finereg::FineRegAllocator>(p); });
     return r;
   }();
   return registry;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "models/common/factory_registry.h"
+#include "models/finereg/finereg_params.h"
 #include "models/sm/cta_allocator.h"
 #include "simtlm/stats.h"
 
@@ -34,6 +35,12 @@ struct AllocatorParams {
   uint32_t granularity = 4;        // registers per thread
   uint32_t max_ctas = 8;           // CTA slots of the SM (size of the slot table)
   double sharing_threshold = 0.1;  // for sharing policies
+  // FineReg (policy "finereg"): the ACRF/PCRF split and the active limits
+  // its pending CTAs may exceed (the SM's max_ctas, warps and threads).
+  finereg::FineRegParams finereg;
+  uint32_t active_ctas = 8;
+  uint32_t active_warps = 48;
+  uint32_t active_threads = 1536;
   // Register sharing's deadlock-avoidance rule (canAcquire, §2.3); false only
   // in the test that shows the deadlock it prevents (SmParams, not a key).
   bool sharing_deadlock_rule = true;

@@ -13,6 +13,9 @@
 
 namespace simtlm::models {
 
+class SmCycleHook;   // models/sm/cycle_hook.h
+struct SmInternals;
+
 class CtaAllocator {
  public:
   virtual ~CtaAllocator() = default;
@@ -43,6 +46,13 @@ class CtaAllocator {
   virtual void warp_finished(uint32_t cta_slot, uint32_t warp_in_cta) { (void)cta_slot, (void)warp_in_cta; }
   virtual void suspend(uint32_t cta_slot) { (void)cta_slot; }
   virtual void resume(uint32_t cta_slot) { (void)cta_slot; }
+  // An allocator that acts by itself every cycle (FineReg's CTA switching)
+  // returns its hook, bound to the SM's parts; called once by the SM's
+  // constructor. nullptr (the default): no per-cycle work.
+  virtual SmCycleHook* bind_sm(const SmInternals& sm) {
+    (void)sm;
+    return nullptr;
+  }
   // Adds the allocator's own counters under the SM's group (e.g. lock stalls).
   virtual void register_stats(const stats::Group& group) { (void)group; }
   // Owner / unshared / non-owner class of a CTA's warps, for OWF (sharing

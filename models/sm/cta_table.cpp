@@ -11,8 +11,8 @@ namespace simtlm::models {
 CtaTable::CtaTable(const SmParams& p, uint32_t max_warps, Parts parts, std::unique_ptr<regfile::Allocator> regs,
                    std::unique_ptr<smem::Allocator> smem)
     : p_(p), max_warps_(max_warps), warps_(parts.warps), front_(parts.front), policy_(parts.policy),
-      stats_(parts.stats), bus_(parts.bus), regs_(std::move(regs)), smem_(std::move(smem)), ctas_(p.max_ctas) {
-  check_.reserve(p.max_ctas * 2);
+      stats_(parts.stats), bus_(parts.bus), regs_(std::move(regs)), smem_(std::move(smem)), ctas_(p.resident_ctas()) {
+  check_.reserve(p.resident_ctas() * 2);
 }
 
 CtaEvent CtaTable::event(uint32_t cslot, uint64_t c) const {
@@ -62,9 +62,11 @@ uint32_t CtaTable::max_resident_ctas(const CtaShape& shape) const {
 
 bool CtaTable::can_admit(const CtaShape& shape) const {
   if (shape.warps == 0 || shape.warp_size != p_.warp_size) return false;
-  if (busy_ctas_ >= p_.max_ctas) return false;
+  // Resident limits (= the active ones unless a mechanism such as FineReg
+  // keeps pending CTAs; its allocator then enforces the active limits).
+  if (busy_ctas_ >= ctas_.size()) return false;
   if (reserved_warps_ + shape.warps > max_warps_) return false;
-  if (reserved_threads_ + shape.padded_threads() > p_.max_threads) return false;
+  if (reserved_threads_ + shape.padded_threads() > p_.resident_threads()) return false;
   return regs_->can_admit(shape) && smem_->can_admit(shape);
 }
 

@@ -44,6 +44,11 @@ class SmServices {
   // Stops / restarts offering the warps of the CTA in `cta_slot` to the schedulers.
   virtual void suspend_cta(uint32_t cta_slot) = 0;
   virtual void resume_cta(uint32_t cta_slot) = 0;
+  // A mechanism freed room for another CTA without a CTA completing (FineReg
+  // moved a CTA's registers out): the platform may place waiting CTAs.
+  virtual void cta_room_freed() {}
+  // True when the platform has CTAs of the running launch still to place.
+  virtual bool ctas_waiting() const { return false; }
 };
 
 struct ExtensionIssue {

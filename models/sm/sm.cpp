@@ -23,7 +23,7 @@ const SmParams& checked(const SmParams& p) {
 sched::PolicyParams policy_params(const SmParams& p) {
   sched::PolicyParams pp = p.policy;
   pp.schedulers = p.schedulers;
-  pp.max_warps = p.max_warps();
+  pp.max_warps = p.resident_warps();
   return pp;
 }
 
@@ -32,16 +32,16 @@ sched::PolicyParams policy_params(const SmParams& p) {
 Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
     : ClockedModule(name, checked(params).clock_period),
       p_(params),
-      warps_(params.max_warps(), params.schedulers),
+      warps_(params.resident_warps(), params.schedulers),
       policy_(sched::make_policy(policy_params(params))),
       front_(p_, warps_, stats_),
       scoreboard_(warps_),
       collector_(p_),
       units_(p_),
-      ldst_(p_, params.max_warps(), stats_, static_cast<AtInitiatorPort::Listener&>(*this), this->name()),
-      ctas_(p_, params.max_warps(), CtaTable::Parts{warps_, front_, *policy_, stats_, bus_},
-            regfile::make_allocator(register_allocator_params(p_, p_.max_ctas)),
-            smem::make_allocator(shared_allocator_params(p_, p_.max_ctas))),
+      ldst_(p_, params.resident_warps(), stats_, static_cast<AtInitiatorPort::Listener&>(*this), this->name()),
+      ctas_(p_, params.resident_warps(), CtaTable::Parts{warps_, front_, *policy_, stats_, bus_},
+            regfile::make_allocator(register_allocator_params(p_, p_.resident_ctas())),
+            smem::make_allocator(shared_allocator_params(p_, p_.resident_ctas()))),
       issue_(p_, IssueStage::Parts{warps_, front_, scoreboard_, collector_, units_, writebacks_, ldst_, ctas_,
                                    *policy_, stats_, bus_, static_cast<SmServices&>(*this)}) {
   stats_.active_lanes.assign(p_.warp_size + 1, 0);
@@ -60,17 +60,18 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
   }
   if (const sched::SharingClassifier* classes = reg_classes ? reg_classes : smem_classes) {
     policy_->set_sharing_classifier(classes);
-    sharing_issues_ = std::make_unique<SharingIssueCounter>(*classes, p_.max_warps());
+    sharing_issues_ = std::make_unique<SharingIssueCounter>(*classes, p_.resident_warps());
     subscribe(*sharing_issues_);
   }
   add_register_power_states();
   policy_->set_wait_probe(&wait_probe_);
+  if (SmCycleHook* hook = register_allocator().bind_sm(SmInternals{ctas_, warps_, *this})) add_cycle_hook(*hook);
   if (l1d() && policy_->wants_cache_events()) {
     // The L1D is private to this SM: every event concerns its warps.
     l1d()->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });
   }
   if (l1d() && p_.l1d_locality_stats) {
-    locality_ = std::make_unique<L1dLocality>(p_.max_warps());
+    locality_ = std::make_unique<L1dLocality>(p_.resident_warps());
     subscribe(*locality_);
     l1d()->add_observer([this](const CacheEvent& e) { locality_->on_cache_event(e); });
   }
@@ -104,7 +105,7 @@ void Sm::add_register_power_states() {
   pp.off_leakage = p_.register_off_leakage;
   pp.runtime_correction = p_.register_power_runtime_correction;
   pp.warp_size = p_.warp_size;
-  pp.max_warps = p_.max_warps();
+  pp.max_warps = p_.resident_warps();
   pp.registers = p_.registers;
   pp.alloc_granularity = p_.register_alloc_granularity;
   pp.max_regs_per_thread = p_.max_registers_per_thread;
@@ -131,6 +132,10 @@ void Sm::suspend_cta(uint32_t cta_slot) { ctas_.suspend(cta_slot, now_cycle_); }
 void Sm::resume_cta(uint32_t cta_slot) {
   ctas_.resume(cta_slot, now_cycle_);
   wake_next();
+}
+
+void Sm::cta_room_freed() {
+  if (room_cb_) room_cb_(*this);
 }
 
 void Sm::cta_completed(const functional::LaunchContext& ctx, uint64_t cta_id) {
@@ -186,6 +191,7 @@ uint64_t Sm::tick(uint64_t c) {
   front_.fetch(c, issue_.structural_wake());
   accounted_ = c + 1;
   ctas_.finish(c);
+  for (SmCycleHook* h : cycle_hooks_) h->on_cycle(c);
   return next_wake(c);
 }
 
@@ -200,6 +206,7 @@ uint64_t Sm::next_wake(uint64_t c) const {
   consider(writebacks_.next());
   consider(ldst_.next_wake(c));
   consider(issue_.structural_wake_cycle());
+  for (const SmCycleHook* h : cycle_hooks_) consider(h->next_cycle());
   return n == kNeverCycle ? kSleep : n;
 }
 

@@ -50,6 +50,7 @@
 #include "models/regfile/allocator.h"
 #include "models/sched/policy.h"
 #include "models/sm/cta_table.h"
+#include "models/sm/cycle_hook.h"
 #include "models/sm/exec_units.h"
 #include "models/sm/extension_timing.h"
 #include "models/sm/front_end.h"
@@ -79,6 +80,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   using CtaDoneCallback = std::function<void(Sm&, const functional::LaunchContext&, uint64_t cta_id)>;
   using IdleCallback = std::function<void(Sm&)>;
   using FaultCallback = std::function<void(Sm&, std::exception_ptr)>;
+  using RoomCallback = std::function<void(Sm&)>;
+  using WaitingQuery = std::function<bool(const Sm&)>;
 
   Sm(const sc_core::sc_module_name& name, const SmParams& params);
   ~Sm() override;
@@ -116,11 +119,19 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   // complete normally; a suspended CTA completes only after its resumption.
   void suspend_cta(uint32_t cta_slot) override;
   void resume_cta(uint32_t cta_slot) override;
+  // Per-cycle mechanism work (not owned), run at the end of every tick; the
+  // register allocator's own hook (CtaAllocator::bind_sm) is added at
+  // construction.
+  void add_cycle_hook(SmCycleHook& hook) { cycle_hooks_.push_back(&hook); }
 
   // ---- notifications --------------------------------------------------------
   void set_cta_done_callback(CtaDoneCallback cb) { cta_done_cb_ = std::move(cb); }
   void set_idle_callback(IdleCallback cb) { idle_cb_ = std::move(cb); }
   void set_fault_callback(FaultCallback cb) { fault_cb_ = std::move(cb); }
+  // CTA switching (FineReg) freed room without a completion: the platform may
+  // place CTAs; and whether it has CTAs left to place (SmServices).
+  void set_room_callback(RoomCallback cb) { room_cb_ = std::move(cb); }
+  void set_waiting_query(WaitingQuery q) { waiting_q_ = std::move(q); }
   // Notified (delta) whenever a CTA completes.
   const sc_core::sc_event& cta_done_event() const { return cta_done_event_; }
 
@@ -154,6 +165,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   regfile::Allocator& register_allocator() override { return ctas_.register_allocator(); }
   smem::Allocator& shared_allocator() override { return ctas_.shared_allocator(); }
   sched::Policy& policy() { return *policy_; }
+  void cta_room_freed() override;
+  bool ctas_waiting() const override { return waiting_q_ && waiting_q_(*this); }
 
  private:
   // ClockedModule / TLM.
@@ -199,11 +212,14 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   std::unique_ptr<regfile::RegisterPowerStates> power_;   // register power states, unless always_on
   std::unique_ptr<L1dLocality> locality_;                // with gpu.l1d.locality_stats only
   WarpWaitProbe wait_probe_{warps_};                      // what the policy may ask of unexamined warps
+  std::vector<SmCycleHook*> cycle_hooks_;                // empty unless a mechanism needs one
 
   // Notifications.
   CtaDoneCallback cta_done_cb_;
   IdleCallback idle_cb_;
   FaultCallback fault_cb_;
+  RoomCallback room_cb_;
+  WaitingQuery waiting_q_;
   sc_core::sc_event cta_done_event_;
   std::exception_ptr fault_;
 };

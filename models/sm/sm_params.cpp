@@ -80,6 +80,16 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.register_sleep_leakage = cfg.f64("gpu.sm.regfile.power.sleep_leakage_ratio");
   p.register_off_leakage = cfg.f64("gpu.sm.regfile.power.off_leakage_ratio");
   p.register_power_runtime_correction = cfg.boolean("gpu.sm.regfile.power.runtime_correction");
+  p.finereg.acrf_bytes = cfg.u64("gpu.sm.regfile.finereg.acrf_bytes");
+  p.finereg.pcrf_bytes = cfg.u64("gpu.sm.regfile.finereg.pcrf_bytes");
+  p.finereg.max_resident_ctas = cfg.u32("gpu.sm.regfile.finereg.max_resident_ctas");
+  p.finereg.max_resident_warps = cfg.u32("gpu.sm.regfile.finereg.max_resident_warps");
+  p.finereg.pcrf_latency = cfg.u32("gpu.sm.regfile.finereg.pcrf_latency");
+  p.finereg.cycles_per_register = cfg.u32("gpu.sm.regfile.finereg.cycles_per_register");
+  p.finereg.vector_cache_entries = cfg.u32("gpu.sm.regfile.finereg.vector_cache_entries");
+  p.finereg.vector_miss_cycles = cfg.u32("gpu.sm.regfile.finereg.vector_miss_cycles");
+  p.finereg.restore_first = cfg.str("gpu.sm.regfile.finereg.switch_order") == "restore_first";
+  p.finereg.check = cfg.boolean("gpu.sm.regfile.finereg.check");
 
   p.fetch_width = cfg.u32("gpu.sm.fetch_width");
   p.ibuffer_entries = cfg.u32("gpu.sm.ibuffer_entries");

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "models/cache/cache_params.h"
+#include "models/finereg/finereg_params.h"
 #include "models/sched/policy.h"
 
 namespace simtlm {
@@ -67,6 +68,9 @@ struct SmParams {
   double register_sleep_leakage = 0.25;
   double register_off_leakage = 0.05;
   bool register_power_runtime_correction = true;
+  // FineReg (register_alloc_policy == "finereg"): ACRF/PCRF split, resident
+  // limits beyond the active ones, switching costs (models/finereg/).
+  finereg::FineRegParams finereg;
   // Register sharing's deadlock-avoidance rule; not a configuration key: only
   // the test that shows the deadlock it prevents turns it off.
   bool sharing_deadlock_rule = true;
@@ -133,6 +137,14 @@ struct SmParams {
   std::vector<std::string> memory_spaces;
 
   uint32_t max_warps() const { return (max_threads + warp_size - 1) / warp_size; }
+  // Resident limits: CTA slots, warp slots and threads the SM holds at once.
+  // They are the active ones (max_ctas, max_warps(), max_threads) except with
+  // FineReg, whose pending CTAs stay resident beyond them (the allocator then
+  // keeps active CTAs within the active limits).
+  bool finereg_enabled() const { return register_alloc_policy == "finereg"; }
+  uint32_t resident_ctas() const { return finereg_enabled() ? finereg.max_resident_ctas : max_ctas; }
+  uint32_t resident_warps() const { return finereg_enabled() ? finereg.max_resident_warps : max_warps(); }
+  uint32_t resident_threads() const { return finereg_enabled() ? resident_warps() * warp_size : max_threads; }
   // Throws Error(Config) naming the SM and the field.
   void validate() const;
 };

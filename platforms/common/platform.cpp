@@ -60,6 +60,11 @@ void Platform::finish_construction() {
   launch_max_warps_.assign(n, 0);
   for (auto& sm : sms_) {
     sm->set_cta_done_callback([this](Sm& s, const functional::LaunchContext&, uint64_t cta) { cta_done(s, cta); });
+    // CTA switching (FineReg) frees room without a completion.
+    sm->set_room_callback([this](Sm&) {
+      if (running_) dispatch();
+    });
+    sm->set_waiting_query([this](const Sm&) { return running_ && launch_.next_cta < launch_.total_ctas; });
     sm->set_fault_callback([this](Sm&, std::exception_ptr e) { fail(e); });
   }
   build_dyn_warp_execution();

@@ -33,12 +33,12 @@ TEST(ConfigReference, MarkdownHasOneRowPerKeyWithBothPresetValues) {
   for (const simtlm::ConfigKey& k : simtlm::config_schema()) {
     EXPECT_EQ(count(md, "| `" + k.path + "` |"), 1u) << k.path;
   }
-  EXPECT_NE(md.find("| Key | Type | Default | Unit | Range | gtx285_ccws | gtx480 | tesla_c2050 | Description | Source |"), std::string::npos);
+  EXPECT_NE(md.find("| Key | Type | Default | Unit | Range | gtx285_ccws | gtx480 | gtx980_finereg | tesla_c2050 | Description | Source |"), std::string::npos);
   // A row shows every preset's value: gpu.num_sms is 30 on gtx285_ccws, 15 on
-  // GTX480 and 14 on C2050.
+  // GTX480, 16 on gtx980_finereg and 14 on C2050.
   const std::size_t row = md.find("| `gpu.num_sms` |");
   const std::string line = md.substr(row, md.find('\n', row) - row);
-  EXPECT_NE(line.find("| 15 | SMs | [1, 1024] | 30 | 15 | 14 |"), std::string::npos) << line;
+  EXPECT_NE(line.find("| 15 | SMs | [1, 1024] | 30 | 15 | 16 | 14 |"), std::string::npos) << line;
   EXPECT_NE(line.find("Jatala Table 2.3"), std::string::npos) << line;
   EXPECT_NE(md.find("## Decisions"), std::string::npos);
   EXPECT_NE(md.find("## Cross-key rules"), std::string::npos);
@@ -51,7 +51,7 @@ TEST(ConfigReference, DescribeListsEveryKey) {
   for (const simtlm::ConfigKey& k : simtlm::config_schema()) {
     EXPECT_NE(d.find("  " + k.path + "  ("), std::string::npos) << k.path;
   }
-  EXPECT_NE(d.find("gpu.num_sms  (uint) default 15 SMs  [1, 1024]  gtx285_ccws: 30  tesla_c2050: 14"), std::string::npos);
+  EXPECT_NE(d.find("gpu.num_sms  (uint) default 15 SMs  [1, 1024]  gtx285_ccws: 30  gtx980_finereg: 16  tesla_c2050: 14"), std::string::npos);
 }
 
 TEST(ConfigReference, PresetJsonStartsWithCommentAndLoads) {

@@ -47,7 +47,7 @@ TEST(SmResources, BaselineRegisterAllocatorRoundsPerThreadAndPadsWarps) {
   EXPECT_TRUE(a.can_admit(s));
   EXPECT_EQ(a.in_use(), 5u * 5376u);
   EXPECT_THROW(a.release(2), Error);
-  p.policy = "finereg";
+  p.policy = "no_such_policy";  // an allocator nobody registered
   EXPECT_THROW(regfile::make_allocator(p), Error);
 }
 

@@ -1,0 +1,450 @@
+#include "models/finereg/finereg_allocator.h"
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <string>
+
+#include "functional/cta.h"
+#include "functional/executor.h"
+#include "models/sm/cta_table.h"
+#include "models/sm/extension_timing.h"
+#include "models/sm/warp_table.h"
+#include "simtlm/error.h"
+
+namespace simtlm::models::finereg {
+
+namespace {
+
+constexpr uint64_t kNoTimer = ~0ull;
+
+regfile::AllocatorParams acrf_params(const regfile::AllocatorParams& p) {
+  regfile::AllocatorParams a = p;
+  a.policy = "baseline";
+  a.registers = static_cast<uint32_t>(p.finereg.acrf_bytes / 4);
+  return a;
+}
+
+uint32_t bits(uint64_t v) { return static_cast<uint32_t>(__builtin_popcountll(v)); }
+
+std::vector<functional::Warp*> warps_of(functional::Cta& cta) {
+  std::vector<functional::Warp*> w;
+  for (size_t i = 0; i < cta.num_warps(); ++i) w.push_back(&cta.warp(i));
+  return w;
+}
+
+}  // namespace
+
+// Per resident-CTA slot: its shape, where a switch in progress ends, and the
+// live-vector table of its kernel.
+struct FineRegAllocator::Slot {
+  CtaShape shape;
+  bool occupied = false;
+  enum class Timer : uint8_t { None, Out, In } timer = Timer::None;
+  uint64_t due = kNoTimer;
+  bool out_for_launch = false;
+  std::shared_ptr<const LiveVectorTable> table;
+  uint64_t table_id = 0;
+};
+
+FineRegAllocator::FineRegAllocator(const regfile::AllocatorParams& params)
+    : p_(params),
+      acrf_(acrf_params(params)),
+      pcrf_(static_cast<uint32_t>(params.finereg.pcrf_bytes / kPcrfEntryBytes), params.max_ctas),
+      monitor_(params.max_ctas),
+      vcache_(params.finereg.vector_cache_entries),
+      check_(params.max_ctas),
+      slots_(params.max_ctas) {
+  // The seed's §V-F storage, from the configuration: status monitor, vector
+  // cache, PCRF pointer table and tags (the CTA switching logic of Virtual
+  // Thread, 2.4 KB in the paper, is not modelled and not counted).
+  n_.storage_bits = monitor_.storage_bits() + vcache_.storage_bytes() * 8 + pcrf_.pointer_table_bits() +
+                    uint64_t(pcrf_.tag_bits()) * pcrf_.capacity();
+}
+
+FineRegAllocator::~FineRegAllocator() = default;
+
+SmCycleHook* FineRegAllocator::bind_sm(const SmInternals& sm) {
+  sm_ = std::make_unique<SmInternals>(sm);
+  return this;
+}
+
+// ---------------------------------------------------------------- allocator
+
+bool FineRegAllocator::can_admit(const CtaShape& shape) const {
+  if (probing_) return true;  // room_after_out: the resident limits only
+  if (p_.finereg.restore_first && sm_ && !launching_ && ready_waiting()) {
+    refused_ = true;  // a ready pending CTA goes first; offered again after on_cycle
+    return false;
+  }
+  return acrf_.can_admit(shape) && active_ctas_ < p_.active_ctas && active_warps_ + shape.warps <= p_.active_warps &&
+         active_threads_ + shape.padded_threads() <= p_.active_threads;
+}
+
+void FineRegAllocator::admit(uint32_t slot, const CtaShape& shape) {
+  acrf_.admit(slot, shape);
+  Slot& s = slots_.at(slot);
+  s = Slot{};
+  s.shape = shape;
+  s.occupied = true;
+  monitor_.launch(slot);
+  ++active_ctas_;
+  active_warps_ += shape.warps;
+  active_threads_ += shape.padded_threads();
+}
+
+void FineRegAllocator::release(uint32_t slot) {
+  // A CTA completes only while active (its warps must run to their exits).
+  monitor_.finish(slot);
+  acrf_.release(slot);
+  Slot& s = slots_.at(slot);
+  --active_ctas_;
+  active_warps_ -= s.shape.warps;
+  active_threads_ -= s.shape.padded_threads();
+  s = Slot{};
+}
+
+// The CTA table tells of every suspension and resumption; FineReg itself
+// asked for them and keeps its counts when it does.
+void FineRegAllocator::suspend(uint32_t slot) {
+  if (monitor_.state(slot) != CtaSwitchState::PendAcrf) {
+    throw Error(ErrorKind::Internal, "FineReg: CTA slot " + std::to_string(slot) + " suspended outside a switch");
+  }
+}
+
+void FineRegAllocator::resume(uint32_t slot) {
+  if (!monitor_.active(slot)) {
+    throw Error(ErrorKind::Internal, "FineReg: CTA slot " + std::to_string(slot) + " resumed in " +
+                                         to_string(monitor_.state(slot)) + " (only ACTIVE(2,2) CTAs issue)");
+  }
+}
+
+// ---------------------------------------------------------------- switching
+
+const LiveVectorTable& FineRegAllocator::table_for(uint32_t slot) {
+  Slot& s = slots_[slot];
+  if (!s.table) {
+    const functional::LaunchContext* ctx = sm_->ctas[slot].ctx;
+    // One table per launch: share it with another slot of the same launch.
+    for (const Slot& o : slots_) {
+      if (o.table && sm_->ctas[static_cast<uint32_t>(&o - slots_.data())].ctx == ctx) {
+        s.table = o.table;
+        s.table_id = o.table_id;
+        break;
+      }
+    }
+    if (!s.table) {
+      s.table = std::make_shared<const LiveVectorTable>(ctx->kernel());
+      s.table_id = ++table_ids_;
+    }
+  }
+  return *s.table;
+}
+
+// All unfinished warps wait for memory or at a barrier, with memory
+// operations in flight (a CTA merely short of an ALU result is not stalled).
+bool FineRegAllocator::stalled(uint32_t slot) const {
+  const CtaState& cs = sm_->ctas[slot];
+  if (cs.status != CtaState::Status::Active || cs.suspended || cs.outstanding == 0) return false;
+  bool any = false;
+  for (uint32_t ws : cs.warp_slots) {
+    const WarpState& w = sm_->warps[ws];
+    if (w.finished) continue;
+    any = true;
+    const bool on_memory = w.sb_blocked && w.sb_kind == sched::StallKind::LongLatency;
+    if (!on_memory && !w.at_barrier) return false;
+  }
+  return any;
+}
+
+// A pending CTA is ready once everything it had in flight has returned.
+bool FineRegAllocator::ready(uint32_t slot) const {
+  const CtaSwitchState st = monitor_.state(slot);
+  if (st != CtaSwitchState::PendAcrf && st != CtaSwitchState::PendPcrf) return false;
+  if (slots_[slot].timer != Slot::Timer::None) return false;
+  return sm_->ctas[slot].outstanding == 0;
+}
+
+bool FineRegAllocator::can_activate(uint32_t slot) const {
+  const CtaShape& sh = slots_[slot].shape;
+  if (active_ctas_ >= p_.active_ctas || active_warps_ + sh.warps > p_.active_warps ||
+      active_threads_ + sh.padded_threads() > p_.active_threads) {
+    return false;
+  }
+  return monitor_.state(slot) == CtaSwitchState::PendAcrf || acrf_.can_admit(sh);
+}
+
+uint32_t FineRegAllocator::live_count(uint32_t slot) {
+  const LiveVectorTable& t = table_for(slot);
+  functional::Cta& cta = *sm_->ctas[slot].cta;
+  uint32_t n = 0;
+  for (size_t i = 0; i < cta.num_warps(); ++i) {
+    const functional::Warp& w = cta.warp(i);
+    if (!w.finished()) n += bits(t.of_stack(w.stack()));
+  }
+  return n;
+}
+
+void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
+  Slot& s = slots_[slot];
+  const LiveVectorTable& t = table_for(slot);
+  CtaState& cs = sm_->ctas[slot];
+  functional::Cta& cta = *cs.cta;
+  const ir::Function& kernel = cs.ctx->kernel();
+  // The RMU looks up each warp's vectors (one per PC its lanes resume at).
+  uint64_t fetch = 0;
+  std::vector<PcrfItem> items;
+  for (size_t i = 0; i < cta.num_warps(); ++i) {
+    const functional::Warp& w = cta.warp(i);
+    if (w.finished()) continue;
+    for (const auto& [pc, lanes] : LiveVectorTable::effective_pcs(w.stack())) {
+      if (vcache_.access(s.table_id, pc)) {
+        ++n_.vector_hits;
+      } else {
+        ++n_.vector_misses;
+        fetch = p_.finereg.vector_miss_cycles;
+        n_.vector_bytes += sizeof(LiveVector);
+      }
+    }
+    std::vector<PcrfItem> wi = live_items(kernel, t, w, static_cast<uint32_t>(i), p_.finereg.check);
+    std::move(wi.begin(), wi.end(), std::back_inserter(items));
+  }
+  const uint32_t live = static_cast<uint32_t>(items.size());
+  monitor_.context_out(slot);
+  sm_->services.suspend_cta(slot);  // the context leaves the pipeline
+  --active_ctas_;
+  active_warps_ -= s.shape.warps;
+  active_threads_ -= s.shape.padded_threads();
+  if (p_.finereg.check) check_.switch_out(slot, kernel, t, warps_of(cta));
+  pcrf_.store(slot, std::move(items), s.shape.warps, kVectorBits);
+  monitor_.regs_out(slot);
+  // A swap hands the ACRF space over at once (the RMU interleaves both
+  // directions); for a new CTA it is free once the registers have left.
+  if (!for_launch) acrf_.release(slot);
+  const uint64_t move = p_.finereg.pcrf_latency + uint64_t(live) * p_.finereg.cycles_per_register;
+  n_.registers_out += live;
+  n_.move_cycles += move;
+  ++n_.switches_out;
+  n_.max_pcrf_entries = std::max<uint64_t>(n_.max_pcrf_entries, pcrf_.used());
+  s.timer = Slot::Timer::Out;
+  s.due = c + fetch + move;
+  s.out_for_launch = for_launch;
+  if (for_launch) ++n_.outs_for_launch;
+}
+
+// Registers back into the ACRF (the PCRF entries `items` were taken out by
+// the caller); the warps are offered to the schedulers after `delay` cycles
+// plus the movement.
+void FineRegAllocator::switch_in(uint32_t slot, uint64_t c, uint64_t delay, const std::vector<PcrfItem>& items) {
+  Slot& s = slots_[slot];
+  if (monitor_.state(slot) == CtaSwitchState::PendPcrf) {
+    acrf_.admit(slot, s.shape);
+    n_.registers_in += items.size();
+    const uint64_t move = p_.finereg.pcrf_latency + uint64_t(items.size()) * p_.finereg.cycles_per_register;
+    n_.move_cycles += move;
+    delay += move;
+    if (p_.finereg.check) {
+      CtaState& cs = sm_->ctas[slot];
+      check_.switch_in(slot, cs.linear_id, cs.ctx->kernel(), warps_of(*cs.cta), items);
+      n_.checked_registers = check_.registers_checked();
+    }
+    monitor_.regs_in(slot);
+  }
+  ++active_ctas_;
+  active_warps_ += s.shape.warps;
+  active_threads_ += s.shape.padded_threads();
+  ++n_.switches_in;
+  s.timer = Slot::Timer::In;
+  s.due = c + std::max<uint64_t>(delay, 1);
+}
+
+std::vector<PcrfItem> FineRegAllocator::take_out(uint32_t slot) {
+  if (monitor_.state(slot) != CtaSwitchState::PendPcrf) return {};
+  return pcrf_.restore(slot);
+}
+
+bool FineRegAllocator::finish_timers(uint64_t c) {
+  bool room = false;
+  for (uint32_t slot = 0; slot < slots_.size(); ++slot) {
+    Slot& s = slots_[slot];
+    if (s.timer == Slot::Timer::None || s.due > c) continue;
+    if (s.timer == Slot::Timer::Out) {
+      if (s.out_for_launch) {
+        acrf_.release(slot);  // the live registers have left the ACRF
+        room = true;
+      }
+    } else {
+      monitor_.context_in(slot);
+      sm_->services.resume_cta(slot);
+    }
+    s.timer = Slot::Timer::None;
+    s.due = kNoTimer;
+  }
+  return room;
+}
+
+bool FineRegAllocator::swap_fits(uint32_t out, uint32_t in, uint32_t live) const {
+  const Slot& o = slots_[out];
+  const Slot& i = slots_[in];
+  const bool in_pcrf = monitor_.state(in) == CtaSwitchState::PendPcrf;
+  if (pcrf_.free_entries() + (in_pcrf ? pcrf_.count(in) : 0) < live) return false;
+  if (in_pcrf) {
+    const uint64_t free_acrf = acrf_.capacity() - acrf_.in_use() + acrf_.units(o.shape);
+    if (acrf_.units(i.shape) > free_acrf) return false;
+  }
+  return active_warps_ - o.shape.warps + i.shape.warps <= p_.active_warps &&
+         active_threads_ - o.shape.padded_threads() + i.shape.padded_threads() <= p_.active_threads;
+}
+
+// Would the SM take another CTA of this shape once this one left? (the
+// resident limits and shared memory; the ACRF and the active limits are
+// what the switch-out frees).
+bool FineRegAllocator::room_after_out(uint32_t slot) const {
+  probing_ = true;
+  const bool ok = sm_->ctas.can_admit(slots_[slot].shape);
+  probing_ = false;
+  return ok;
+}
+
+void FineRegAllocator::switch_in_ready(uint64_t c) {
+  for (;;) {
+    const uint32_t p = monitor_.select_ready([&](uint32_t s) { return ready(s) && can_activate(s); });
+    if (p == kNoCta) break;
+    switch_in(p, c, 0, take_out(p));
+  }
+}
+
+void FineRegAllocator::decide_stalled(uint64_t c) {
+  depleted_ = false;
+  for (uint32_t slot = 0; slot < slots_.size(); ++slot) {
+    if (!monitor_.active(slot) || slots_[slot].timer != Slot::Timer::None || !stalled(slot)) continue;
+    if (!table_for(slot).fits()) {
+      ++n_.wide_kernel_stalls;  // more than 64 registers: the CTA stays in the ACRF
+      continue;
+    }
+    const uint32_t live = live_count(slot);
+    const uint32_t p = monitor_.select_ready([&](uint32_t s) { return ready(s) && swap_fits(slot, s, live); });
+    if (p != kNoCta) {
+      std::vector<PcrfItem> back = take_out(p);  // frees its PCRF entries first
+      switch_out(slot, c, false);
+      switch_in(p, c, slots_[slot].due - c, back);
+      ++n_.swaps;
+      continue;
+    }
+    const bool waiting = sm_->services.ctas_waiting();
+    if (waiting && pcrf_.free_entries() >= live && room_after_out(slot)) {
+      switch_out(slot, c, true);
+      continue;
+    }
+    // Fully stalled and nothing can take its place although CTAs wait: the
+    // register file is what limits (the seed's register-depletion stall).
+    if (waiting || monitor_.select_ready([&](uint32_t s) { return ready(s); }) != kNoCta) depleted_ = true;
+  }
+}
+
+void FineRegAllocator::account(uint64_t c) {
+  if (c <= last_cycle_) return;
+  const uint64_t d = c - last_cycle_;
+  last_cycle_ = c;
+  const uint64_t resident = sm_->ctas.busy_ctas();
+  n_.active_cta_cycles += d * active_ctas_;
+  n_.pending_cta_cycles += d * (resident - std::min<uint64_t>(resident, active_ctas_));
+  n_.pcrf_entry_cycles += d * pcrf_.used();
+  if (depleted_) n_.depletion_stall_cycles += d;
+}
+
+void FineRegAllocator::on_cycle(uint64_t c) {
+  account(c + 1);
+  // Room a switch-out made for a new CTA goes to a new CTA whatever the
+  // order (otherwise the CTA just switched out could take it back as soon as
+  // its loads return, and the switch would be a pure loss).
+  const bool room = finish_timers(c);
+  if (room) {
+    launching_ = true;
+    sm_->services.cta_room_freed();
+    launching_ = false;
+  }
+  switch_in_ready(c);
+  decide_stalled(c);
+  const uint64_t resident = sm_->ctas.busy_ctas();
+  n_.max_resident = std::max(n_.max_resident, resident);
+  n_.max_pending = std::max<uint64_t>(n_.max_pending, resident - std::min<uint64_t>(resident, active_ctas_));
+  n_.max_pcrf_entries = std::max<uint64_t>(n_.max_pcrf_entries, pcrf_.used());
+  if (p_.finereg.check) check_invariants();
+  // New CTAs that restore_first held back (or room this cycle freed) may go
+  // now, unless a ready pending CTA still waits for room.
+  if (refused_ && (!p_.finereg.restore_first || !ready_waiting())) {
+    refused_ = false;
+    sm_->services.cta_room_freed();
+  }
+}
+
+bool FineRegAllocator::ready_waiting() const {
+  return monitor_.select_ready([&](uint32_t s) { return ready(s); }) != kNoCta;
+}
+
+uint64_t FineRegAllocator::next_cycle() const {
+  uint64_t n = kNoTimer;
+  for (const Slot& s : slots_) n = std::min(n, s.due);
+  return n;
+}
+
+// ---------------------------------------------------------------- checks, statistics
+
+void FineRegAllocator::check_invariants() const {
+  pcrf_.check();  // invariants 4-6
+  auto fail = [](const std::string& what) { throw Error(ErrorKind::Internal, "FineReg invariant: " + what); };
+  if (acrf_.in_use() > acrf_.capacity()) fail("ACRF over capacity");  // 7
+  if (active_ctas_ > p_.active_ctas || active_warps_ > p_.active_warps) fail("active CTAs/warps over the limits");
+  uint32_t active = 0;
+  for (uint32_t slot = 0; slot < slots_.size(); ++slot) {
+    const CtaSwitchState st = monitor_.state(slot);  // throws on (2,1): invariant 9
+    const CtaState& cs = sm_->ctas[slot];
+    const std::string at = "CTA slot " + std::to_string(slot) + " in " + to_string(st);
+    if ((st == CtaSwitchState::Free) != (cs.status == CtaState::Status::Free)) fail(at + ": CTA table disagrees");
+    if (st == CtaSwitchState::PendPcrf && !pcrf_.holds(slot)) fail(at + ": no PCRF list");
+    if (st != CtaSwitchState::PendPcrf && pcrf_.holds(slot)) fail(at + ": has a PCRF list");
+    if (slots_[slot].timer == Slot::Timer::In) ++active;  // counted from the start of its switch-in
+    if (st == CtaSwitchState::Active) {
+      ++active;
+      if (cs.suspended && slots_[slot].timer != Slot::Timer::In) fail(at + ": suspended");
+    } else if (st != CtaSwitchState::Free && !cs.suspended) {
+      fail(at + ": its warps are offered to the schedulers");
+    }
+  }
+  if (active != active_ctas_) fail("active count " + std::to_string(active_ctas_) + " vs " + std::to_string(active));
+}
+
+void FineRegAllocator::register_stats(const stats::Group& group) {
+  const stats::Group g = group.child("finereg");
+  g.counter("switches_out", &n_.switches_out, "CTAs", "CTAs switched out (context out, live registers to the PCRF)");
+  g.counter("switches_in", &n_.switches_in, "CTAs", "CTAs switched in (registers back to the ACRF, context in)");
+  g.counter("swaps", &n_.swaps, "switches", "switch-outs paired with the switch-in of a ready pending CTA");
+  g.counter("outs_for_launch", &n_.outs_for_launch, "switches",
+            "switch-outs that freed ACRF space for a new CTA (the PCRF had room and CTAs were waiting)");
+  g.counter("registers_out", &n_.registers_out, "warp-registers", "live warp-registers moved ACRF -> PCRF");
+  g.counter("registers_in", &n_.registers_in, "warp-registers", "warp-registers moved PCRF -> ACRF");
+  g.counter("move_cycles", &n_.move_cycles, "cycles", "cycles of register movement (pcrf_latency + per register)");
+  g.counter("depletion_stall_cycles", &n_.depletion_stall_cycles, "cycles",
+            "cycles with a fully stalled active CTA that could not be switched out for lack of ACRF/PCRF room "
+            "while CTAs were waiting (the seed's register-depletion stalls, Figure 14)");
+  g.counter("active_cta_cycles", &n_.active_cta_cycles, "CTA-cycles", "sum over cycles of active CTAs");
+  g.counter("pending_cta_cycles", &n_.pending_cta_cycles, "CTA-cycles", "sum over cycles of pending CTAs");
+  g.counter("pcrf_entry_cycles", &n_.pcrf_entry_cycles, "entry-cycles", "sum over cycles of occupied PCRF entries");
+  g.level("max_resident_ctas", &n_.max_resident, "CTAs", "most resident (active + pending) CTAs");
+  g.level("max_pending_ctas", &n_.max_pending, "CTAs", "most pending CTAs");
+  g.level("max_pcrf_entries", &n_.max_pcrf_entries, "entries", "most occupied PCRF entries");
+  g.counter("vector_hits", &n_.vector_hits, "lookups", "live-register vector cache hits");
+  g.counter("vector_misses", &n_.vector_misses, "lookups", "live-register vector cache misses");
+  g.counter("vector_bytes", &n_.vector_bytes, "bytes", "vector bytes fetched from the reserved global-memory area");
+  g.counter("wide_kernel_stalls", &n_.wide_kernel_stalls, "checks",
+            "fully stalled CTAs not switched because their kernel's registers exceed the 64-bit live vector "
+            "(counted at every SM tick they are found stalled)");
+  g.level("storage_bits", &n_.storage_bits, "bits",
+          "FineReg's added storage per SM: CTA status monitor, vector cache, PCRF pointer table and tags (seed "
+          "§V-F; without Virtual Thread's switching logic)");
+  g.counter("checked_registers", &n_.checked_registers, "registers",
+            "live registers compared at switch-in by the checking mode (gpu.sm.regfile.finereg.check)");
+}
+
+}  // namespace simtlm::models::finereg
