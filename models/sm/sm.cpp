@@ -24,6 +24,8 @@ sched::PolicyParams policy_params(const SmParams& p) {
   sched::PolicyParams pp = p.policy;
   pp.schedulers = p.schedulers;
   pp.max_warps = p.max_warps();
+  pp.warp_size = p.warp_size;
+  if (!p.l1d_enabled) pp.l1d_lines = 0;  // no L1D to size footprints by
   return pp;
 }
 

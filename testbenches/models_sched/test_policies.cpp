@@ -106,7 +106,7 @@ TEST(SchedPolicy, TwoLevelGtoOuterPromotesTheOldest) {
 }
 
 TEST(SchedPolicy, UnknownOrUnimplementedPolicyIsAConfigError) {
-  for (const char* name : {"daws", "bogus"}) {
+  for (const char* name : {"bogus", "oldest_first"}) {
     try {
       make_policy(params(name));
       ADD_FAILURE() << name;

@@ -293,13 +293,13 @@ TEST(SmHooks, ARegisteredPolicyVetoesLoadsAndHearsCacheEvents) {
 
 TEST(SmHooks, AnUnregisteredPolicyIsAConfigErrorNamingTheKey) {
   SmParams p = test_params();
-  p.policy.name = "daws";
+  p.policy.name = "bogus";
   try {
     Sm sm("sm", p);
     FAIL() << "built an SM with an unregistered policy";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Config);
-    EXPECT_NE(std::string(e.what()).find("gpu.sm.scheduler.policy 'daws'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("gpu.sm.scheduler.policy 'bogus'"), std::string::npos) << e.what();
   }
 }
 
