@@ -211,7 +211,11 @@ void DawsPolicy::on_issue(uint32_t slot, unsigned scheduler, functional::ExecCla
 }
 
 void DawsPolicy::on_barrier(uint32_t slot, BarrierEvent event, uint64_t) {
-  if (event == BarrierEvent::Arrive && slot < warps_.size()) clear_entry(warps_[slot]);
+  if (slot >= warps_.size()) return;
+  Warp& w = warps_[slot];
+  w.at_barrier = event == BarrierEvent::Arrive;
+  if (w.at_barrier) clear_entry(w);
+  dirty_ = true;
 }
 
 void DawsPolicy::admit() {
@@ -222,8 +226,10 @@ void DawsPolicy::admit() {
     const Warp& w = warps_[s];
     if (!w.live) continue;
     uint64_t f = w.footprint;
-    if (any && w.loop == DawsLoopTable::kNone && w.kernel != DawsLoopTable::kNone) {
-      // Outside any loop: as if in the next loop in program order.
+    if (any && !w.at_barrier && w.loop == DawsLoopTable::kNone && w.kernel != DawsLoopTable::kNone) {
+      // Outside any loop: as if in the next loop in program order (not
+      // while waiting at a barrier: the younger warps it waits for could
+      // otherwise be blocked by its prediction).
       const DawsLoopTable& loops = kernels_[w.kernel]->loops();
       const uint32_t next = w.pc < loops.next_loop.size() ? loops.next_loop[w.pc] : DawsLoopTable::kNone;
       f = lines_for(w.kernel, next, w.lanes);

@@ -23,7 +23,8 @@
 // confuse sibling loops.
 // Warps outside loops: while some warp has a footprint, a warp without an
 // entry counts with the footprint of the next loop after its pc in program
-// order, with the lanes of its last instruction.
+// order, with the lanes of its last instruction; a warp waiting at a barrier
+// counts nothing (else it could block the warps it waits for).
 //
 // mode = profiled: footprints per loop come from a profile
 // (models/sched/daws_profile.h). mode = detected: they are learned online
@@ -91,6 +92,7 @@ class DawsPolicy : public Policy {
  private:
   struct Warp {
     bool live = false;
+    bool at_barrier = false;
     uint64_t age = 0;
     uint32_t kernel = DawsLoopTable::kNone;
     uint32_t loop = DawsLoopTable::kNone;  // table entry

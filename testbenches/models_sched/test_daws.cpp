@@ -177,6 +177,14 @@ TEST_F(DawsProfiled, WarpsOutsideLoopsCountWithTheirNextLoop) {
   EXPECT_EQ(policy_->prediction(0), 0u);
   EXPECT_TRUE(policy_->allows_l1d_load(1));
   EXPECT_FALSE(policy_->allows_l1d_load(2));
+  // While warp 0 waits at a barrier it counts nothing (it may be waiting for
+  // the very warps it would block): 66 + 66 = 132, warp 2 may load.
+  policy_->on_barrier(0, BarrierEvent::Arrive, 0);
+  policy_->admit();
+  EXPECT_TRUE(policy_->allows_l1d_load(2));
+  policy_->on_barrier(0, BarrierEvent::Release, 0);
+  policy_->admit();
+  EXPECT_FALSE(policy_->allows_l1d_load(2));
 }
 
 TEST_F(DawsProfiled, LeavingTheLoopOrWaitingAtABarrierClearsTheEntry) {
