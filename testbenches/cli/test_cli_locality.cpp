@@ -90,6 +90,25 @@ TEST_F(CliTest, DawsProfileWrittenByADetectedRunDrivesAProfiledRun) {
   EXPECT_THAT(r.err, HasSubstr("DAWS profile '" + other + "' has no kernel '" + kernel + "'"));
 }
 
+TEST_F(CliTest, DawsWithoutLoopsOfLocalityTimesExactlyAsGto) {
+  // nw has loops, but none with intra-warp locality: detected DAWS never
+  // predicts a footprint, throttles nothing, and every cycle and L1D access is
+  // GTO's (seed note 002 §15.4).
+  const std::string cfg = source("configs/gtx285_ccws.json");
+  CliResult r = run({"run", "nw", "--size", "small", "--config", cfg, "--out", "gto"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run({"run", "nw", "--size", "small", "--config", cfg, "-p", "gpu.sm.scheduler.policy=daws", "--out", "daws"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json g = nlohmann::json::parse(read_text(path("gto/stats.json")))["timing"]["total"];
+  const nlohmann::json d = nlohmann::json::parse(read_text(path("daws/stats.json")))["timing"]["total"];
+  EXPECT_GT(sum_matching(d, std::regex(R"(gpu\.sm\[\d+\]\.scheduler\.daws\.loop_begins)")), 0);
+  EXPECT_EQ(sum_matching(d, std::regex(R"(gpu\.sm\[\d+\]\.scheduler\.daws\.blocked_warp_cycles)")), 0);
+  for (const char* k : {"gpu.cycles", "gpu.warp_instructions"}) EXPECT_EQ(g.at(k), d.at(k)) << k;
+  for (const char* k : {R"(gpu\.sm\[\d+\]\.l1d\.hits)", R"(gpu\.sm\[\d+\]\.l1d\.misses)"}) {
+    EXPECT_EQ(sum_matching(g, std::regex(k)), sum_matching(d, std::regex(k))) << k;
+  }
+}
+
 TEST_F(CliTest, L1dReplayRejectsAFileThatIsNotATrace) {
   const std::string bad = write("bad.txt", "hello\n");
   CliResult r = run({"l1d-replay", bad});
