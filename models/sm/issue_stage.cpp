@@ -317,6 +317,7 @@ bool IssueStage::issue(uint32_t slot, uint64_t c) {
     r.warp_in_cta = w.warp_in_cta;
     r.pc = pc;
     r.cls = rec->cls;
+    r.exec = rec;
     parts_.bus.publish([&](SmObserver& o) { o.on_warp_issue(r); });
   }
   if (rec->waiting || rec->released || rec->finished) barrier_effects(*rec, w, cs, slot, c);

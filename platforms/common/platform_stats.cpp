@@ -110,13 +110,14 @@ void Platform::register_locality_totals(const stats::Group& gpu) {
   }
   if (sms_.front()->l1d() != nullptr && sp.l1d_locality_stats) {
     const stats::Group g = gpu.child("l1d_locality");
-    for (const char* k : {"hits_intra_warp", "hits_inter_warp", "misses_compulsory", "misses_intra_warp",
-                          "misses_inter_warp"}) {
+    for (const char* k : {"hits_intra_warp", "hits_intra_thread", "hits_inter_warp", "misses_compulsory",
+                          "misses_intra_warp", "misses_inter_warp"}) {
       g.formula(k, sum(std::string("sm[*].l1d_locality.") + k), "lookups", std::string("L1D loads, all SMs: ") + k);
     }
     g.formula("mpki", "(@misses_compulsory + @misses_intra_warp + @misses_inter_warp) / " + kinst, "misses/kinst",
               "L1D load misses per thousand warp instructions");
-    for (const char* k : {"hits_intra_warp", "hits_inter_warp", "misses_intra_warp", "misses_inter_warp"}) {
+    for (const char* k : {"hits_intra_warp", "hits_intra_thread", "hits_inter_warp", "misses_intra_warp",
+                          "misses_inter_warp"}) {
       g.formula(std::string(k) + "_pki", "@" + std::string(k) + " / " + kinst, "lookups/kinst",
                 std::string(k) + " per thousand warp instructions");
     }
