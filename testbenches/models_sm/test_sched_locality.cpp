@@ -224,5 +224,53 @@ TEST(SchedLocality, RowsArePrivateSoIntraWarpHitsAreIntraThread) {
   a.sm().unsubscribe(loc);
 }
 
+TEST(L1dLocalityClasses, IntraThreadWhenAHittingLaneTouchedTheLineBefore) {
+  // Warp slot 0: a load whose lanes 0 and 1 read line 0x1000 misses and
+  // allocates it; lane 5 then hits it (intra-warp, another thread: not
+  // intra-thread); lane 1 hits it again (intra-thread: lane 1 touched it at
+  // allocation). Warp slot 1 hitting it is inter-warp.
+  L1dLocality loc(4, 128);
+  loc.on_warp_launch(WarpEvent{0, 0, 0, 0, 0});
+  loc.on_warp_launch(WarpEvent{0, 1, 0, 0, 1});
+  uint64_t addr[32] = {};
+  auto issue = [&](uint32_t slot, uint64_t mask) {
+    functional::ExecRecord rec;
+    rec.cls = functional::ExecClass::Load;
+    rec.exec_mask = mask;
+    rec.addresses = addr;
+    IssueRecord r;
+    r.warp_slot = slot;
+    r.cls = functional::ExecClass::Load;
+    r.exec = &rec;
+    loc.on_warp_issue(r);
+  };
+  auto event = [&](CacheEventKind kind, uint32_t slot) {
+    CacheEvent e;
+    e.kind = kind;
+    e.line_addr = 0x1000;
+    e.warp_id = static_cast<int32_t>(slot);
+    loc.on_cache_event(e);
+  };
+  addr[0] = 0x1000;
+  addr[1] = 0x1004;
+  addr[2] = 0x2000;
+  issue(0, 0b111);
+  event(CacheEventKind::Miss, 0);
+  addr[5] = 0x1008;
+  issue(0, 1u << 5);
+  event(CacheEventKind::Hit, 0);
+  EXPECT_EQ(loc.counts().hits_intra_warp, 1u);
+  EXPECT_EQ(loc.counts().hits_intra_thread, 0u);
+  addr[1] = 0x1010;
+  issue(0, 1u << 1);
+  event(CacheEventKind::Hit, 0);
+  EXPECT_EQ(loc.counts().hits_intra_warp, 2u);
+  EXPECT_EQ(loc.counts().hits_intra_thread, 1u);
+  issue(1, 1u << 1);
+  event(CacheEventKind::Hit, 1);
+  EXPECT_EQ(loc.counts().hits_inter_warp, 1u);
+  EXPECT_EQ(loc.counts().hits_intra_thread, 1u);
+}
+
 }  // namespace
 }  // namespace simtlm::models::test
