@@ -101,6 +101,23 @@ void Config::validate() const {
             "gpu.sm.scheduler.swl.warp_limit is used by policy swl only (set it to 0 or choose swl)");
   r.require(policy != "ccws" || boolean("gpu.l1d.enabled"), {"gpu.sm.scheduler.policy", "gpu.l1d.enabled"},
             "policy ccws detects lost locality in the L1D and needs gpu.l1d.enabled = true");
+  r.require(policy != "daws" || boolean("gpu.l1d.enabled"), {"gpu.sm.scheduler.policy", "gpu.l1d.enabled"},
+            "policy daws sizes loop footprints by the L1D and needs gpu.l1d.enabled = true");
+  const bool profiled = str("gpu.sm.scheduler.daws.mode") == "profiled";
+  const std::string& daws_profile = str("gpu.sm.scheduler.daws.profile");
+  const std::string& daws_profile_out = str("gpu.sm.scheduler.daws.profile_out");
+  r.require(policy != "daws" || !profiled || !daws_profile.empty(),
+            {"gpu.sm.scheduler.daws.mode", "gpu.sm.scheduler.daws.profile"},
+            "daws mode profiled reads its footprints from gpu.sm.scheduler.daws.profile: name the file");
+  r.require(daws_profile.empty() || (policy == "daws" && profiled),
+            {"gpu.sm.scheduler.daws.profile", "gpu.sm.scheduler.policy", "gpu.sm.scheduler.daws.mode"},
+            "gpu.sm.scheduler.daws.profile is read by policy daws in mode profiled only");
+  r.require(daws_profile_out.empty() || (policy == "daws" && !profiled),
+            {"gpu.sm.scheduler.daws.profile_out", "gpu.sm.scheduler.policy", "gpu.sm.scheduler.daws.mode"},
+            "gpu.sm.scheduler.daws.profile_out is written by policy daws in mode detected only");
+  r.require(u64("gpu.sm.scheduler.daws.ilrd_entries") % u64("gpu.sm.scheduler.daws.ilrd_ways") == 0,
+            {"gpu.sm.scheduler.daws.ilrd_entries", "gpu.sm.scheduler.daws.ilrd_ways"},
+            "gpu.sm.scheduler.daws.ilrd_entries must be a multiple of gpu.sm.scheduler.daws.ilrd_ways");
   r.require(policy != "owf" || str("gpu.sm.regfile.alloc_policy") == "sharing" ||
                 str("gpu.sm.smem.alloc_policy") == "sharing",
             {"gpu.sm.scheduler.policy", "gpu.sm.regfile.alloc_policy", "gpu.sm.smem.alloc_policy"},

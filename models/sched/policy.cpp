@@ -1,6 +1,7 @@
 #include "models/sched/policy.h"
 
 #include "models/sched/ccws.h"
+#include "models/sched/daws.h"
 #include "models/sched/gto.h"
 #include "models/sched/lrr.h"
 #include "models/sched/owf.h"
@@ -42,6 +43,7 @@ PolicyRegistry& policies() {
     r.add("owf", [](const PolicyParams& p) { return std::make_unique<OwfPolicy>(p); });
     r.add("swl", [](const PolicyParams& p) { return std::make_unique<SwlPolicy>(p); });
     r.add("ccws", [](const PolicyParams& p) { return std::make_unique<CcwsPolicy>(p); });
+    r.add("daws", [](const PolicyParams& p) { return std::make_unique<DawsPolicy>(p); });
     return r;
   }();
   return registry;

@@ -21,6 +21,10 @@
 //   ccws       cache-conscious warp scheduling (Rogers §3.2.3): GTO order;
 //              loads through the L1D of warps with low lost-locality
 //              scores are vetoed (models/sched/ccws.h).
+//   daws       divergence-aware warp scheduling (Rogers §4.2): GTO order;
+//              loads through the L1D of warps whose predicted loop
+//              footprints, summed oldest first, pass 0.6 x the L1D's lines
+//              are vetoed (models/sched/daws.h).
 //   two_level  Narasiman's two-level scheduler: per scheduler an active set of
 //              at most active_set_size warps (filled in age order at launch);
 //              only active warps are offered. An active warp that stalls on a
@@ -41,6 +45,10 @@
 #include "models/cache/cache.h"
 #include "models/common/factory_registry.h"
 #include "simtlm/stats.h"
+
+namespace simtlm::ir {
+struct Function;
+}
 
 namespace simtlm::models::sched {
 
@@ -112,6 +120,23 @@ struct PolicyParams {
   uint32_t vta_ways = 8;
   uint32_t line_bytes = 128;       // L1D line size (victim tags hold line addresses)
   uint64_t l1d_lines = 0;          // L1D sets x ways (storage of the owner-warp tags)
+  uint32_t warp_size = 32;
+  // daws (models/sched/daws.h); the victim tags are ccws's.
+  std::string daws_mode = "detected";  // detected | profiled
+  double daws_assoc_factor = 0.6;
+  bool daws_lane_aware = true;
+  std::string daws_profile;            // profiled: the profile file
+  uint32_t daws_ilrd_entries = 64;
+  uint32_t daws_ilrd_ways = 8;
+};
+
+// One issued instruction in detail (Policy::on_issue_detail).
+struct IssueDetail {
+  uint64_t cycle = 0;
+  uint32_t slot = 0;
+  const functional::ExecRecord* rec = nullptr;  // pc, lane masks, addresses, next pc
+  const ir::Function* kernel = nullptr;         // the kernel the warp runs (its kept analyses)
+  bool l1d_load = false;                        // a load whose lanes may go through the L1D
 };
 
 class Policy {
@@ -158,6 +183,10 @@ class Policy {
   virtual void on_issue(uint32_t slot, unsigned scheduler, functional::ExecClass cls, uint64_t cycle) {
     (void)slot, (void)scheduler, (void)cls, (void)cycle;
   }
+  // The issued instruction in detail, after on_issue, only to policies
+  // whose wants_issue_details() is true (asked once at construction).
+  virtual bool wants_issue_details() const { return false; }
+  virtual void on_issue_detail(const IssueDetail& detail) { (void)detail; }
   // An offered warp could not issue (reported for every warp the SM examined,
   // only to policies whose wants_stall_events() is true: it is a hot path).
   virtual bool wants_stall_events() const { return false; }

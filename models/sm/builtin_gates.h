@@ -13,13 +13,20 @@
 
 namespace simtlm::models {
 
+// A load whose lanes may be served by the L1D (what CCWS and DAWS throttle).
+inline bool loads_through_l1d(const InstTiming& t) {
+  if (t.cls != functional::ExecClass::Load) return false;
+  return t.path == MemPath::Local || t.path == MemPath::Generic ||
+         (t.path == MemPath::Global && !t.global_skips_l1d);
+}
+
 class PolicyVetoGate final : public IssueGate {
  public:
   explicit PolicyVetoGate(sched::Policy& policy) : policy_(policy) {}
   const char* name() const override { return "policy veto"; }
   bool allows(const GateQuery& q, sched::StallKind& stall) override {
     if (policy_.allows(q.warp_slot, q.timing->cls) &&
-        (!through_l1d(*q.timing) || policy_.allows_l1d_load(q.warp_slot))) {
+        (!loads_through_l1d(*q.timing) || policy_.allows_l1d_load(q.warp_slot))) {
       return true;
     }
     stall = sched::StallKind::Throttled;
@@ -27,12 +34,6 @@ class PolicyVetoGate final : public IssueGate {
   }
 
  private:
-  // A load whose lanes may be served by the L1D.
-  static bool through_l1d(const InstTiming& t) {
-    if (t.cls != functional::ExecClass::Load) return false;
-    return t.path == MemPath::Local || t.path == MemPath::Generic ||
-           (t.path == MemPath::Global && !t.global_skips_l1d);
-  }
   sched::Policy& policy_;
 };
 

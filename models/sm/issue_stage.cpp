@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/sm/builtin_gates.h"
 #include "models/sm/extension_timing.h"
 
 namespace simtlm::models {
@@ -21,6 +22,7 @@ void IssueStage::add_gate(IssueGate& gate) {
 void IssueStage::refresh_flags() {
   sched::Policy& policy = parts_.policy;
   policy_wants_stalls_ = policy.wants_stall_events();
+  policy_wants_details_ = policy.wants_issue_details();
   no_issue_veto_ = gates_.empty();
   scan_memo_usable_ = no_issue_veto_ && !policy_wants_stalls_ && policy.order_changes_only_on_events();
 }
@@ -297,6 +299,15 @@ bool IssueStage::issue(uint32_t slot, uint64_t c) {
 
   // Policy first (it may still see the warp), then control-flow effects.
   parts_.policy.on_issue(slot, w.scheduler, rec->cls, c);
+  if (policy_wants_details_) {
+    sched::IssueDetail d;
+    d.cycle = c;
+    d.slot = slot;
+    d.rec = rec;
+    d.kernel = &cs.ctx->kernel();
+    d.l1d_load = loads_through_l1d(info);
+    parts_.policy.on_issue_detail(d);
+  }
   if (observed) {
     IssueRecord r;
     r.cycle = c;
@@ -306,6 +317,7 @@ bool IssueStage::issue(uint32_t slot, uint64_t c) {
     r.warp_in_cta = w.warp_in_cta;
     r.pc = pc;
     r.cls = rec->cls;
+    r.exec = rec;
     parts_.bus.publish([&](SmObserver& o) { o.on_warp_issue(r); });
   }
   if (rec->waiting || rec->released || rec->finished) barrier_effects(*rec, w, cs, slot, c);

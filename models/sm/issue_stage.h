@@ -88,6 +88,7 @@ class IssueStage {
   bool no_issue_veto_ = true;      // no gate: memory and structural stalls may park
   bool scan_memo_usable_ = false;  // see WarpTable::ScanMemo
   bool policy_wants_stalls_ = false;
+  bool policy_wants_details_ = false;  // Policy::wants_issue_details
   uint64_t structural_wake_ = kNeverCycle;  // earliest cycle a structural stall clears
   std::vector<uint8_t> last_reason_;        // per scheduler, for skipped cycles
   Parts parts_;

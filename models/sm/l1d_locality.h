@@ -11,8 +11,15 @@
 // A warp is a warp of the kernel, not a slot: a slot reused by the next CTA
 // is a new warp (the SM's launch events number the warps). MSHR merges and
 // sector misses are counted apart (the line is present or on its way).
-// Intra-thread vs inter-thread reuse inside a warp would need per-lane
-// addresses, which L1D events do not carry: not classified.
+// Intra-thread reuse (§1.4: the re-referenced data is private to a scalar
+// thread) is told apart inside the intra-warp hits from the lanes: every
+// issued load notes, per line, which of the warp's lanes address it (the
+// L1D's events carry the warp, not the lanes, so a lookup takes the lanes of
+// the warp's latest load of that line); a line remembers the lanes of its
+// owner warp that touched it since allocation, and an intra-warp hit is
+// intra-thread when one of the hitting lanes is among them. The rest of the
+// intra-warp hits are inter-thread (or of lanes not known, e.g. local
+// memory, whose L1D addresses are not the lanes' offsets).
 //
 // The record of every line ever allocated is unbounded (one map entry per
 // distinct line), like the thesis' unbounded side simulator; it is off by
@@ -31,6 +38,7 @@ namespace simtlm::models {
 
 struct L1dLocalityCounts {
   uint64_t hits_intra_warp = 0;
+  uint64_t hits_intra_thread = 0;  // of hits_intra_warp
   uint64_t hits_inter_warp = 0;
   uint64_t misses_compulsory = 0;
   uint64_t misses_intra_warp = 0;
@@ -41,9 +49,11 @@ struct L1dLocalityCounts {
 
 class L1dLocality : public SmObserver {
  public:
-  explicit L1dLocality(uint32_t max_warps) : warp_uid_(max_warps, 0) {}
+  L1dLocality(uint32_t max_warps, uint32_t line_bytes);
 
   void on_warp_launch(const WarpEvent& e) override;
+  // Loads note which lanes address which line (intra-thread classification).
+  void on_warp_issue(const IssueRecord& r) override;
   // An event of the SM's L1D (Cache::add_observer).
   void on_cache_event(const CacheEvent& e);
 
@@ -58,7 +68,12 @@ class L1dLocality : public SmObserver {
   }
   std::vector<uint64_t> warp_uid_;        // per slot: number of the warp in it (1, 2, ...)
   uint64_t next_uid_ = 0;
+  uint64_t lanes_of(int32_t slot, uint64_t line) const;
   std::unordered_map<uint64_t, uint64_t> owner_;  // line -> warp that last allocated it
+  std::unordered_map<uint64_t, uint64_t> touched_;  // line -> owner's lanes that touched it since allocation
+  std::unordered_map<uint64_t, uint64_t> issued_;   // line x slot -> lanes of the slot's latest load of it
+  uint32_t slots_;
+  uint64_t line_mask_;
   L1dLocalityCounts c_;
 };
 

@@ -24,6 +24,10 @@ sched::PolicyParams policy_params(const SmParams& p) {
   sched::PolicyParams pp = p.policy;
   pp.schedulers = p.schedulers;
   pp.max_warps = p.resident_warps();
+  pp.warp_size = p.warp_size;
+  // The L1D the policy observes (none: no lines to size footprints by).
+  pp.l1d_lines = p.l1d_enabled ? uint64_t{p.l1d.sets} * p.l1d.ways : 0;
+  if (p.l1d_enabled) pp.line_bytes = p.l1d.line_bytes;
   return pp;
 }
 
@@ -71,7 +75,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
     l1d()->add_observer([this](const CacheEvent& e) { policy_->on_cache_event(e); });
   }
   if (l1d() && p_.l1d_locality_stats) {
-    locality_ = std::make_unique<L1dLocality>(p_.resident_warps());
+    locality_ = std::make_unique<L1dLocality>(p_.resident_warps(), p_.l1d.line_bytes);
     subscribe(*locality_);
     l1d()->add_observer([this](const CacheEvent& e) { locality_->on_cache_event(e); });
   }

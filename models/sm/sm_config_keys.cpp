@@ -100,11 +100,10 @@ void sm_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("gpu.sm.schedulers", 2, "schedulers", 1, 64,
                 "Warp issue schedulers per SM; warps are assigned to schedulers by warp id modulo this.",
                 "GPGPU-Sim -gpgpu_num_sched_per_core 2"));
-  t.push_back(E("gpu.sm.scheduler.policy", "gto", {"lrr", "gto", "two_level", "owf", "swl", "ccws"},
+  t.push_back(E("gpu.sm.scheduler.policy", "gto", {"lrr", "gto", "two_level", "owf", "swl", "ccws", "daws"},
                 "Warp issue policy: loose round-robin, greedy-then-oldest, two-level (Narasiman), owner-warp-first "
                 "(Jatala), static warp limiting, cache-conscious (CCWS) or divergence-aware (DAWS).",
-                "GTX480: GPGPU-Sim -gpgpu_scheduler gto; C2050: Jatala Table 2.3 (baseline Unshared-LRR)",
-                {"daws"}));
+                "GTX480: GPGPU-Sim -gpgpu_scheduler gto; C2050: Jatala Table 2.3 (baseline Unshared-LRR)"));
   t.push_back(U("gpu.sm.scheduler.max_issue_per_warp", 1, "instructions", 1, 4,
                 "Instructions one scheduler may issue from the same warp in one cycle.",
                 "GPGPU-Sim -gpgpu_max_insn_issue_per_warp 1"));
@@ -129,6 +128,31 @@ void sm_keys(std::vector<ConfigKey>& t) {
                 "ccws: victim tag array entries per warp.", kRogers));
   t.push_back(U("gpu.sm.scheduler.ccws.vta_ways", 8, "ways", 1, 4096,
                 "ccws: victim tag array associativity (within a warp's partition).", kRogers));
+  const std::string daws_src = "Rogers §4.2 and Table 4.4 (seed note 002 §7)";
+  t.push_back(E("gpu.sm.scheduler.daws.mode", "detected", {"detected", "profiled"},
+                "daws: where loop footprints come from: learned online by sampling warps (detected; uses the "
+                "ccws.vta_* victim tags), or read from gpu.sm.scheduler.daws.profile (profiled).",
+                daws_src));
+  t.push_back(D("gpu.sm.scheduler.daws.assoc_factor", 0.6, "", 0.01, 1.0,
+                "daws: kAssocFactor; EffCacheSize = assoc_factor x L1D lines bounds the summed footprints (Eq. 4.1).",
+                daws_src));
+  t.push_back(B("gpu.sm.scheduler.daws.lane_aware", true,
+                "daws: scale a diverged load's footprint by the warp's active lanes (false: all lanes assumed "
+                "active, the thesis' no-control-flow-awareness ablation).",
+                daws_src));
+  t.push_back(S("gpu.sm.scheduler.daws.profile", "",
+                "daws, mode profiled: the profile file (written by a detected run with "
+                "gpu.sm.scheduler.daws.profile_out); empty otherwise.",
+                daws_src + "; format: models/sched/daws_profile.h"));
+  t.push_back(S("gpu.sm.scheduler.daws.profile_out", "",
+                "daws, mode detected: write the learned loop footprints of every kernel to this file after each "
+                "launch (all SMs merged), for a later profiled run; empty = none.",
+                daws_src + "; format: models/sched/daws_profile.h"));
+  t.push_back(U("gpu.sm.scheduler.daws.ilrd_entries", 64, "entries", 1, 4096,
+                "daws, detected: intra-loop repetition detector entries per SM.", daws_src));
+  t.push_back(U("gpu.sm.scheduler.daws.ilrd_ways", 8, "ways", 1, 4096,
+                "daws, detected: intra-loop repetition detector associativity (entries must be a multiple).",
+                daws_src));
 
   // Instruction cache.
   t.push_back(B("gpu.sm.icache.perfect", false,

@@ -40,6 +40,9 @@ struct IssueRecord {
   uint32_t warp_in_cta = 0;
   uint32_t pc = 0;
   functional::ExecClass cls = functional::ExecClass::Nop;
+  // The functional record (lane masks, per-lane addresses of a memory
+  // instruction); valid during the call only.
+  const functional::ExecRecord* exec = nullptr;
 };
 
 struct WarpEvent {

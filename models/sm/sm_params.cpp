@@ -118,6 +118,12 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.policy.vta_ways = cfg.u32("gpu.sm.scheduler.ccws.vta_ways");
   p.policy.line_bytes = cfg.u32("gpu.l1d.line_bytes");
   p.policy.l1d_lines = cfg.u64("gpu.l1d.sets") * cfg.u64("gpu.l1d.ways");
+  p.policy.daws_mode = cfg.str("gpu.sm.scheduler.daws.mode");
+  p.policy.daws_assoc_factor = cfg.f64("gpu.sm.scheduler.daws.assoc_factor");
+  p.policy.daws_lane_aware = cfg.boolean("gpu.sm.scheduler.daws.lane_aware");
+  p.policy.daws_profile = cfg.str("gpu.sm.scheduler.daws.profile");
+  p.policy.daws_ilrd_entries = cfg.u32("gpu.sm.scheduler.daws.ilrd_entries");
+  p.policy.daws_ilrd_ways = cfg.u32("gpu.sm.scheduler.daws.ilrd_ways");
 
   p.regfile_banks = cfg.u32("gpu.sm.regfile.banks");
   p.regfile_ports_per_bank = cfg.u32("gpu.sm.regfile.ports_per_bank");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "models/power/energy_account.h"
+#include "models/sched/daws.h"
 #include "platforms/common/l1d_trace.h"
 #include "platforms/common/power_trace.h"
 #include "platforms/common/traces.h"
@@ -408,6 +409,15 @@ std::string Platform::deadlock_report(uint64_t now, uint64_t idle_for) const {
 void Platform::finish_traces() {
   traces_->write();
   if (l1d_trace_) l1d_trace_->finish();
+  // Detected DAWS's learned footprints, all SMs merged, rewritten after each
+  // launch (gpu.sm.scheduler.daws.profile_out; models/sched/daws_profile.h).
+  if (const std::string out = cfg_.str("gpu.sm.scheduler.daws.profile_out"); !out.empty()) {
+    models::sched::DawsProfile all;
+    for (auto& sm : sms_) {
+      if (auto* daws = dynamic_cast<models::sched::DawsPolicy*>(&sm->policy())) all.merge(daws->profile());
+    }
+    all.write(out);
+  }
 }
 
 }  // namespace simtlm::platforms

@@ -135,7 +135,8 @@ class Platform : public sc_core::sc_module {
   // The energy lines of the readable summary: the run's total and one line
   // per kernel name ("" when the energy model is off). platform_energy.cpp.
   std::string energy_summary() const;
-  // Writes the trace files named by sim.trace.* (no-op when none).
+  // Writes the trace files named by sim.trace.* and the DAWS profile of
+  // gpu.sm.scheduler.daws.profile_out (no-op when none).
   void finish_traces();
 
  protected:

@@ -89,7 +89,7 @@ void Platform::register_stats() {
   register_locality_totals(gpu);
 }
 
-// CCWS (models/sched/ccws.h) and the L1D locality classes
+// CCWS (models/sched/ccws.h), DAWS (models/sched/daws.h) and the L1D locality classes
 // (models/sm/l1d_locality.h), GPU-wide, only when configured.
 void Platform::register_locality_totals(const stats::Group& gpu) {
   const models::SmParams& sp = sms_.front()->params();
@@ -101,15 +101,23 @@ void Platform::register_locality_totals(const stats::Group& gpu) {
     g.formula("vta_hits", sum("sm[*].scheduler.ccws.vta_hits"), "hits", "victim tag hits, all SMs");
     g.formula("vta_hits_pki", "@vta_hits / " + kinst, "hits/kinst", "victim tag hits per thousand warp instructions");
   }
+  if (sp.policy.name == "daws") {
+    const stats::Group g = gpu.child("daws");
+    g.formula("vta_hits", sum("sm[*].scheduler.daws.vta_hits"), "hits", "victim tag hits, all SMs");
+    g.formula("vta_hits_pki", "@vta_hits / " + kinst, "hits/kinst", "victim tag hits per thousand warp instructions");
+    g.formula("blocked_warp_cycles", sum("sm[*].scheduler.daws.blocked_warp_cycles"), "warp-cycles",
+              "warp-cycles with loads throttled by DAWS, all SMs");
+  }
   if (sms_.front()->l1d() != nullptr && sp.l1d_locality_stats) {
     const stats::Group g = gpu.child("l1d_locality");
-    for (const char* k : {"hits_intra_warp", "hits_inter_warp", "misses_compulsory", "misses_intra_warp",
-                          "misses_inter_warp"}) {
+    for (const char* k : {"hits_intra_warp", "hits_intra_thread", "hits_inter_warp", "misses_compulsory",
+                          "misses_intra_warp", "misses_inter_warp"}) {
       g.formula(k, sum(std::string("sm[*].l1d_locality.") + k), "lookups", std::string("L1D loads, all SMs: ") + k);
     }
     g.formula("mpki", "(@misses_compulsory + @misses_intra_warp + @misses_inter_warp) / " + kinst, "misses/kinst",
               "L1D load misses per thousand warp instructions");
-    for (const char* k : {"hits_intra_warp", "hits_inter_warp", "misses_intra_warp", "misses_inter_warp"}) {
+    for (const char* k : {"hits_intra_warp", "hits_intra_thread", "hits_inter_warp", "misses_intra_warp",
+                          "misses_inter_warp"}) {
       g.formula(std::string(k) + "_pki", "@" + std::string(k) + " / " + kinst, "lookups/kinst",
                 std::string(k) + " per thousand warp instructions");
     }

@@ -104,6 +104,13 @@ std::string Platform::summary(const stats::Values& v, bool whole_run) const {
                      summary_number(kinst > 0 ? r.sum(p + "sm[*].scheduler.ccws.vta_hits", v) / kinst : 0.0, 3) +
                      " per kilo-instruction); storage " + count("sm[0].scheduler.ccws.storage_bits") + " bits per SM");
   }
+  if (r.contains(p + "sm[0].scheduler.daws.loop_begins")) {
+    line("DAWS", summary_number(r.sum(p + "sm[*].scheduler.daws.loop_begins", v), 0) + " loop begins, " +
+                     summary_number(r.sum(p + "sm[*].scheduler.daws.sampled_loads", v), 0) + " sampled loads, " +
+                     summary_number(r.sum(p + "sm[*].scheduler.daws.blocked_warp_cycles", v), 0) +
+                     " load-throttled warp-cycles; storage " + count("sm[0].scheduler.daws.storage_bits") +
+                     " bits per SM");
+  }
   summarize_load_latency(v, line);
   summarize_topology(v, line);
   line("legend", "read hit rate = read hits / (hits + misses + sector misses + merges); a miss finds no line, a");

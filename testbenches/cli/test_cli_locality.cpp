@@ -66,6 +66,49 @@ TEST_F(CliTest, CcwsRunReportsVictimTagHitsAndStorage) {
   EXPECT_THAT(r.out + r.err, HasSubstr("VTA hits"));
 }
 
+TEST_F(CliTest, DawsProfileWrittenByADetectedRunDrivesAProfiledRun) {
+  // Detected DAWS learns spmv's loop footprints and writes them; profiled
+  // DAWS reads them back; a profile without the kernel is an error naming
+  // the file and the kernel.
+  const std::string cfg = source("configs/gtx285_ccws.json");
+  CliResult r = run({"run", "spmv", "--size", "small", "--config", cfg, "-p", "gpu.sm.scheduler.policy=daws", "-p",
+                     "gpu.sm.scheduler.daws.profile_out=" + path("prof.txt").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out + r.err, HasSubstr("DAWS"));
+  const std::string prof = read_text(path("prof.txt"));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(prof, m, std::regex(R"(kernel (\S+) instructions [0-9]+\nloop [0-9]+ diverged)")))
+      << prof;
+  const std::string kernel = m[1];
+  r = run({"run", "spmv", "--size", "small", "--config", cfg, "-p", "gpu.sm.scheduler.policy=daws", "-p",
+           "gpu.sm.scheduler.daws.mode=profiled", "-p", "gpu.sm.scheduler.daws.profile=" + path("prof.txt").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string other = write("other.txt", "kernel not_spmv instructions 3\n");
+  r = run({"run", "spmv", "--size", "small", "--config", cfg, "-p", "gpu.sm.scheduler.policy=daws", "-p",
+           "gpu.sm.scheduler.daws.mode=profiled", "-p", "gpu.sm.scheduler.daws.profile=" + other});
+  EXPECT_NE(r.code, 0);
+  EXPECT_THAT(r.err, HasSubstr("DAWS profile '" + other + "' has no kernel '" + kernel + "'"));
+}
+
+TEST_F(CliTest, DawsWithoutLoopsOfLocalityTimesExactlyAsGto) {
+  // nw has loops, but none with intra-warp locality: detected DAWS never
+  // predicts a footprint, throttles nothing, and every cycle and L1D access is
+  // GTO's (seed note 002 §15.4).
+  const std::string cfg = source("configs/gtx285_ccws.json");
+  CliResult r = run({"run", "nw", "--size", "small", "--config", cfg, "--out", "gto"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run({"run", "nw", "--size", "small", "--config", cfg, "-p", "gpu.sm.scheduler.policy=daws", "--out", "daws"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json g = nlohmann::json::parse(read_text(path("gto/stats.json")))["timing"]["total"];
+  const nlohmann::json d = nlohmann::json::parse(read_text(path("daws/stats.json")))["timing"]["total"];
+  EXPECT_GT(sum_matching(d, std::regex(R"(gpu\.sm\[\d+\]\.scheduler\.daws\.loop_begins)")), 0);
+  EXPECT_EQ(sum_matching(d, std::regex(R"(gpu\.sm\[\d+\]\.scheduler\.daws\.blocked_warp_cycles)")), 0);
+  for (const char* k : {"gpu.cycles", "gpu.warp_instructions"}) EXPECT_EQ(g.at(k), d.at(k)) << k;
+  for (const char* k : {R"(gpu\.sm\[\d+\]\.l1d\.hits)", R"(gpu\.sm\[\d+\]\.l1d\.misses)"}) {
+    EXPECT_EQ(sum_matching(g, std::regex(k)), sum_matching(d, std::regex(k))) << k;
+  }
+}
+
 TEST_F(CliTest, L1dReplayRejectsAFileThatIsNotATrace) {
   const std::string bad = write("bad.txt", "hello\n");
   CliResult r = run({"l1d-replay", bad});

@@ -237,15 +237,29 @@ TEST(ConfigErrors, WarpGeometryRules) {
 TEST(ConfigErrors, MechanismValuesNotBuiltYetAreRejectedNamingTheKey) {
   // The schema knows the seeds' mechanisms, but a value whose mechanism is not
   // built is a load-time error, never accepted and ignored.
-  for (const char* policy : {"daws"}) {
-    expect_contains(validate_error({std::string("gpu.sm.scheduler.policy=") + policy}),
-                    {"gpu.sm.scheduler.policy", std::string("'") + policy + "' is not built yet",
-                     "built: lrr, gto, two_level, owf, swl, ccws"});
-  }
   expect_contains(validate_error({"gpu.sm.regfile.power.policy=greener", "gpu.sm.regfile.power.sleep_leakage_ratio=0.01"}),
                   {"gpu.sm.regfile.power.sleep_leakage_ratio", "gpu.sm.regfile.power.off_leakage_ratio"});
   expect_contains(validate_error({"gpu.sm.regfile.power.window=65"}), {"gpu.sm.regfile.power.window"});
   expect_contains(validate_error({"gpu.sm.scheduler.swl.warp_limit=49"}), {"swl.warp_limit exceeds the SM's warps (48)"});
+}
+
+TEST(ConfigErrors, DawsProfileKeysBelongToTheirMode) {
+  // A profile read or written by nobody would be a key that does nothing.
+  expect_contains(validate_error({"gpu.sm.scheduler.policy=daws", "gpu.sm.scheduler.daws.mode=profiled"}),
+                  {"gpu.sm.scheduler.daws.mode", "gpu.sm.scheduler.daws.profile", "name the file"});
+  expect_contains(validate_error({"gpu.sm.scheduler.daws.profile=p.txt"}),
+                  {"gpu.sm.scheduler.daws.profile is read by policy daws in mode profiled only"});
+  expect_contains(validate_error({"gpu.sm.scheduler.policy=daws", "gpu.sm.scheduler.daws.mode=profiled",
+                                  "gpu.sm.scheduler.daws.profile=p.txt", "gpu.sm.scheduler.daws.profile_out=q.txt"}),
+                  {"gpu.sm.scheduler.daws.profile_out is written by policy daws in mode detected only"});
+  expect_contains(validate_error({"gpu.sm.scheduler.policy=daws", "gpu.l1d.enabled=false"}),
+                  {"gpu.l1d.enabled", "policy daws"});
+  expect_contains(validate_error({"gpu.sm.scheduler.daws.ilrd_entries=60"}),
+                  {"gpu.sm.scheduler.daws.ilrd_entries", "gpu.sm.scheduler.daws.ilrd_ways"});
+  Config c;
+  c.apply_override("gpu.sm.scheduler.policy=daws");
+  c.apply_override("gpu.sm.scheduler.daws.profile_out=q.txt");
+  EXPECT_NO_THROW(c.validate());
 }
 
 TEST(ConfigErrors, WarpLimitBelongsToSwl) {

@@ -178,7 +178,7 @@ TEST(SchedPolicy, TwoLevelAsksTheProbeWhetherAPendingWarpWaits) {
 }
 
 TEST(SchedPolicy, UnknownOrUnimplementedPolicyIsAConfigError) {
-  for (const char* name : {"daws", "bogus"}) {
+  for (const char* name : {"bogus", "oldest_first"}) {
     try {
       make_policy(params(name));
       ADD_FAILURE() << name;

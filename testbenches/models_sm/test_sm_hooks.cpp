@@ -12,6 +12,7 @@
 
 #include "frontend/ptx/extensions.h"
 #include "functional/extensions.h"
+#include "models/sched/gto.h"
 #include "models/sm/extension_timing.h"
 #include "simtlm/error.h"
 #include "testbenches/models_sm/kernels.h"
@@ -291,15 +292,68 @@ TEST(SmHooks, ARegisteredPolicyVetoesLoadsAndHearsCacheEvents) {
   EXPECT_GT(VetoingPolicy::heard[CacheEventKind::Fill], 0u);
 }
 
+// GTO that records every issued instruction in detail.
+class DetailPolicy : public sched::GtoPolicy {
+ public:
+  struct Seen {
+    uint32_t slot, pc, next_pc, lanes;
+    bool l1d_load;
+    std::string kernel;
+  };
+  static inline std::vector<Seen> seen;
+  explicit DetailPolicy(const sched::PolicyParams& p) : sched::GtoPolicy(p) {}
+  bool wants_issue_details() const override { return true; }
+  void on_issue_detail(const sched::IssueDetail& d) override {
+    seen.push_back(Seen{d.slot, d.rec->pc, d.rec->next_pc, static_cast<uint32_t>(__builtin_popcountll(d.rec->active_mask)),
+                        d.l1d_load, d.kernel->name});
+  }
+};
+
+TEST(SmHooks, APolicyHearsEveryIssuedInstructionInDetail) {
+  sched::policies().add("test_detail", [](const sched::PolicyParams& p) { return std::make_unique<DetailPolicy>(p); });
+  SmParams p = test_params();
+  p.policy.name = "test_detail";
+  SmBench b(kVaddPtx, p);
+  EXPECT_TRUE(b.sm().issue_gates().empty());  // details alone add no gate
+  const VaddRun r = start_vadd(b);
+  b.run();
+  expect_vadd_result(b, r);
+  ASSERT_EQ(DetailPolicy::seen.size(), b.trace.size());
+  // Per warp (CTA, warp index): its loads through the L1D and its others.
+  std::map<std::pair<uint64_t, uint32_t>, std::pair<uint32_t, uint32_t>> loads;
+  for (size_t i = 0; i < b.trace.size(); ++i) {
+    const DetailPolicy::Seen& s = DetailPolicy::seen[i];
+    const IssueRecord& t = b.trace[i];
+    EXPECT_EQ(s.slot, t.warp_slot) << i;
+    EXPECT_EQ(s.pc, t.pc) << i;
+    EXPECT_EQ(s.kernel, "vadd");
+    EXPECT_GT(s.lanes, 0u);
+    if (s.l1d_load) {
+      EXPECT_EQ(t.cls, functional::ExecClass::Load) << i;
+    }
+    if (t.cls == functional::ExecClass::Load) {
+      auto& n = loads[{t.cta_id, t.warp_in_cta}];
+      (s.l1d_load ? n.first : n.second) += 1;
+    }
+  }
+  // vadd: four ld.param (not through the L1D) per warp, and two ld.global
+  // (through it) per warp with a thread below kN (all but CTA 3's warp 1).
+  ASSERT_EQ(loads.size(), 8u);
+  for (const auto& [warp, n] : loads) {
+    EXPECT_EQ(n.second, 4u) << warp.first << "/" << warp.second;
+    EXPECT_EQ(n.first, warp.first * 64 + warp.second * 32 < kN ? 2u : 0u) << warp.first << "/" << warp.second;
+  }
+}
+
 TEST(SmHooks, AnUnregisteredPolicyIsAConfigErrorNamingTheKey) {
   SmParams p = test_params();
-  p.policy.name = "daws";
+  p.policy.name = "bogus";
   try {
     Sm sm("sm", p);
     FAIL() << "built an SM with an unregistered policy";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Config);
-    EXPECT_NE(std::string(e.what()).find("gpu.sm.scheduler.policy 'daws'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("gpu.sm.scheduler.policy 'bogus'"), std::string::npos) << e.what();
   }
 }
 

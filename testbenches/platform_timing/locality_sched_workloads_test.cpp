@@ -1,6 +1,7 @@
 // Cache-conscious scheduling keeps results correct (../shared/MECHANISMS.md,
 // seed note 002 §15): every registered workload passes its CPU check under
-// swl (limit 4) and ccws (Table 3.3 values), on gtx285_ccws and on gtx480,
+// swl (limit 4), ccws (Table 3.3 values) and detected daws (Table 4.4
+// values), on gtx285_ccws and on gtx480,
 // with 2 SMs at small size. One timing device per process: one test per
 // workload, preset and policy.
 #include <gtest/gtest.h>
@@ -52,7 +53,7 @@ TEST_P(LocalitySchedWorkloads, PassesItsCheck) {
 INSTANTIATE_TEST_SUITE_P(AllWorkloads, LocalitySchedWorkloads,
                          ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
                                             ::testing::Values("gtx285_ccws", "gtx480"),
-                                            ::testing::Values("swl", "ccws")),
+                                            ::testing::Values("swl", "ccws", "daws")),
                          [](const ::testing::TestParamInfo<Param>& info) {
                            return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" +
                                   std::get<2>(info.param);
