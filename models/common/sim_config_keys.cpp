@@ -31,10 +31,11 @@ void sim_keys(std::vector<ConfigKey>& t) {
                 "The formatted text of the calls that fit, taken in the output order (CTA, thread, program "
                 "order), is written after the launch; the other calls are dropped and counted, with a warning.",
                 kDecision));
-  t.push_back(E("sim.platform", "gpu", {"gpu"},
+  t.push_back(E("sim.platform", "gpu", {"gpu", "vws"},
                 "Top level built from this configuration: the baseline GPU, the Stencil Processing Unit "
-                "(seed 003) or the variable-warp-sizing GPU (seed 002 Ch. 6).",
-                kDecision, {"spu", "vws"}));
+                "(seed 003) or the variable-warp-sizing GPU (seed 002 Ch. 6: the gpu topology with SMs of "
+                "slices, shaped by gpu.vws.*; docs/vws.md).",
+                kDecision, {"spu"}));
   t.push_back(S("sim.trace.vcd_file", "",
                 "Write a VCD (GTKWave) of per-SM occupancy and active warps to this file; empty = off.", kDecision));
   t.push_back(S("sim.trace.timeline_file", "",
