@@ -33,7 +33,7 @@ TEST(ConfigReference, MarkdownHasOneRowPerKeyWithBothPresetValues) {
   for (const simtlm::ConfigKey& k : simtlm::config_schema()) {
     EXPECT_EQ(count(md, "| `" + k.path + "` |"), 1u) << k.path;
   }
-  EXPECT_NE(md.find("| Key | Type | Default | Unit | Range | gtx285_ccws | gtx480 | tesla_c2050 | vws_ws32 | vws_ws4 | Description | Source |"), std::string::npos);
+  EXPECT_NE(md.find("| Key | Type | Default | Unit | Range | gtx285_ccws | gtx480 | tesla_c2050 | vws_table61 | vws_ws32 | vws_ws4 | Description | Source |"), std::string::npos);
   // A row shows every preset's value: gpu.num_sms is 30 on gtx285_ccws, 15 on
   // GTX480 and 14 on C2050.
   const std::size_t row = md.find("| `gpu.num_sms` |");

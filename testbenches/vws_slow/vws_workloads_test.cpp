@@ -1,9 +1,10 @@
 // Every registered workload passes its CPU check at small size on 2 SMs of
-// the vws platform in each mode built so far (presets vws_ws32: ganged-only,
-// vws_ws4: slice-only). Workloads that declare 32-lane warps
-// (assumes_32_lane_warps: warp shuffles, warp-synchronous code) refuse the
-// 4-wide warps of slice mode with Error(Config) naming the workload, and
-// only they may. Slow (label `slow`): two timing runs per workload.
+// the vws platform on each preset: vws_ws32 (ganged-only), vws_ws4
+// (slice-only) and vws_table61 (the seed's single-SM machine, ganged).
+// Workloads that declare 32-lane warps (assumes_32_lane_warps: warp
+// shuffles, warp-synchronous code) refuse the 4-wide warps of slice mode
+// with Error(Config), and only they may. Label `slow` (three timing runs per
+// workload, about 40 s in all).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -42,9 +43,9 @@ TEST_P(VwsWorkloads, PassesItsCheck) {
   EXPECT_TRUE(check.passed) << preset << ": " << check.detail;
 }
 
-INSTANTIATE_TEST_SUITE_P(BothModes, VwsWorkloads,
+INSTANTIATE_TEST_SUITE_P(VwsPresets, VwsWorkloads,
                          ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
-                                            ::testing::Values("vws_ws32", "vws_ws4")),
+                                            ::testing::Values("vws_ws32", "vws_ws4", "vws_table61")),
                          [](const ::testing::TestParamInfo<Param>& info) {
                            return std::get<0>(info.param) + "_" + std::get<1>(info.param);
                          });
