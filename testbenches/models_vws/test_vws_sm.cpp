@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "models/sm/occupancy.h"
 #include "models/vws/vws_params.h"
+#include "simtlm/config.h"
 #include "testbenches/models_sm/sm_harness.h"
 
 namespace simtlm::models::test {
@@ -134,6 +136,29 @@ TEST(VwsSliceMode, ParametersReplicatePerSliceResources) {
   EXPECT_EQ(p.regfile_bank_groups, 8u);
   EXPECT_EQ(p.max_warps(), 256u);  // 1024 threads = 256 4-wide warps, 32 per slice (§6.2.3)
   EXPECT_EQ(slice_params(true, 2).fetches_per_cycle, 2u);
+}
+
+// A CTA reserves whole slot groups: 48 threads = 12 warps of 4 take 16 of
+// the 256 slots, so 16 CTAs fit by slots (not 1024 / 48 = 21); the
+// dispatcher's admission and the occupancy report agree.
+TEST(VwsSliceMode, CtasReserveWholeSlotGroups) {
+  const SmParams p = slice_params();
+  const CtaShape shape = cta_shape(48, 4, 8, 0);
+  EXPECT_EQ(occupancy_limits(p, shape).by_threads, 16u);
+  SmParams ungrouped = p;
+  ungrouped.warp_slot_group = 1;
+  EXPECT_EQ(occupancy_limits(ungrouped, shape).by_threads, 21u);
+}
+
+// Tools that compute occupancy without a platform see the platform's SM.
+TEST(VwsParams, PlatformSmParamsFollowSimPlatform) {
+  const Config ws4 = Config::preset("vws_ws4");
+  EXPECT_EQ(vws::platform_sm_params(ws4, 0).schedulers, 8u);
+  EXPECT_EQ(vws::platform_sm_params(ws4, 0).warp_slot_group, 8u);
+  Config gpu = Config::preset("vws_ws32");
+  gpu.set("sim.platform", "gpu");
+  EXPECT_EQ(vws::platform_sm_params(gpu, 0).schedulers, 1u);
+  EXPECT_EQ(vws::platform_sm_params(Config(), 0).schedulers, 2u);  // gtx480
 }
 
 TEST(VwsGangedMode, IsTheBaselineSm) {
