@@ -7,6 +7,7 @@
 #include "apps/sim_options.h"
 #include "models/sm/occupancy.h"
 #include "models/sm/sm_params.h"
+#include "models/vws/vws_params.h"
 
 namespace simtlm::cli {
 
@@ -50,7 +51,7 @@ int cmd_occupancy(const std::vector<std::string>& args, Io& io) {
     for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) config.apply_override(kv);
   }
   config.validate();
-  const models::SmParams params = models::sm_params_from_config(config, 0);
+  const models::SmParams params = models::vws::platform_sm_params(config, 0);
   const models::CtaShape shape = models::cta_shape(threads, params.warp_size, regs, smem);
   const models::OccupancyReport report = models::occupancy_report(params, shape);
   if (vm["json"].as<bool>()) {

@@ -2,6 +2,7 @@
 
 #include "models/sm/occupancy.h"
 #include "models/sm/sm_params.h"
+#include "models/vws/vws_params.h"
 
 namespace simtlm::cli {
 
@@ -89,7 +90,7 @@ void print_occupancy_report(std::ostream& out, const models::SmParams& params, c
 
 void print_ptx_occupancy(std::ostream& out, const ir::Module& module, const std::string& kernel,
                          const Config& config, uint32_t threads, bool json) {
-  const models::SmParams params = models::sm_params_from_config(config, 0);
+  const models::SmParams params = models::vws::platform_sm_params(config, 0);
   nlohmann::ordered_json all = nlohmann::ordered_json::object();
   for (const ir::Function& f : module.functions) {
     if (!f.is_entry || (!kernel.empty() && f.name != kernel)) continue;

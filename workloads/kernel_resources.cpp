@@ -4,6 +4,7 @@
 
 #include "frontend/load.h"
 #include "models/sm/sm_params.h"
+#include "models/vws/vws_params.h"
 #include "simtlm/error.h"
 
 namespace simtlm::workloads {
@@ -38,7 +39,7 @@ uint32_t KernelResources::admission_regs(const Config& config) const {
 }
 
 models::OccupancyLimits occupancy_on(const Config& config, const KernelResources& kernel) {
-  const models::SmParams params = models::sm_params_from_config(config, 0);
+  const models::SmParams params = models::vws::platform_sm_params(config, 0);
   return models::occupancy_limits(
       params, models::cta_shape(kernel.shape.threads_per_cta, params.warp_size, kernel.admission_regs(config),
                                 kernel.shared_bytes()));

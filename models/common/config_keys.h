@@ -56,6 +56,7 @@ constexpr int kRankSim = 100;           // models/common/sim_config_keys.cpp
 constexpr int kRankFrontend = 150;      // models/common/frontend_config_keys.cpp
 constexpr int kRankGpu = 200;           // models/common/gpu_config_keys.cpp (gpu.name, num_sms, memory)
 constexpr int kRankSm = 300;            // models/sm/sm_config_keys.cpp
+constexpr int kRankVws = 350;           // models/vws/vws_config_keys.cpp
 constexpr int kRankL1d = 400;           // models/cache/cache_config_keys.cpp
 constexpr int kRankConstCache = 500;    // models/sm/sm_config_keys.cpp
 constexpr int kRankNoc = 600;           // models/noc/noc_config_keys.cpp

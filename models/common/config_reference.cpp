@@ -81,6 +81,11 @@ const char* const kValidationRules[] = {
     "`sim.trace.sm` is -1 or an existing SM.",
     "`sim.trace.power_file` is empty unless `gpu.power.enabled` is true; `sim.trace.l1d_file` is empty unless "
     "`gpu.l1d.enabled` is true.",
+    "`gpu.vws.*` keep their defaults unless `sim.platform` is `vws`. On vws: `gpu.sm.schedulers` is 1; "
+    "`gpu.sm.warp_size` is `gpu.vws.slices` x `gpu.vws.slice_width` (at most 64) when ganged and "
+    "`gpu.vws.slice_width` in slice mode; `gpu.sm.max_threads` is a multiple of slices x slice_width; "
+    "`gpu.vws.fetches_per_cycle` is at most 1 when ganged and at most `gpu.vws.slices` in slice mode; "
+    "`gpu.vws.coalesce_same_cycle` is true when ganged (docs/vws.md).",
 };
 
 const char* const kDecisions[] = {

@@ -61,6 +61,41 @@ class Rules {
   const Config& c_;
 };
 
+// Variable warp sizing (gpu.vws.*, models/vws/): its keys only mean something
+// on the vws platform, whose SM shape they fix together with gpu.sm.*.
+void vws_rules(const Config& c, const Rules& r) {
+  static const std::vector<std::string> kKeys = {"gpu.vws.mode", "gpu.vws.slices", "gpu.vws.slice_width",
+                                                 "gpu.vws.fetches_per_cycle", "gpu.vws.coalesce_same_cycle"};
+  if (c.str("sim.platform") != "vws") {
+    for (const std::string& k : kKeys) {
+      const ConfigKey* key = find_config_key(k);
+      r.require(key != nullptr && c.value(k) == key->default_value, {k, "sim.platform"},
+                k + " is used by sim.platform = vws only (leave it at its default or choose vws)");
+    }
+    return;
+  }
+  const bool slices = c.str("gpu.vws.mode") == "slices";
+  const std::uint64_t n = c.u64("gpu.vws.slices"), width = c.u64("gpu.vws.slice_width");
+  const std::uint64_t lanes = n * width;
+  r.require(lanes <= 64, {"gpu.vws.slices", "gpu.vws.slice_width"},
+            "gpu.vws.slices x gpu.vws.slice_width (the SM's lanes) must not exceed 64");
+  const std::uint64_t warp = slices ? width : lanes;
+  r.require(c.u64("gpu.sm.warp_size") == warp, {"gpu.sm.warp_size", "gpu.vws.mode", "gpu.vws.slices", "gpu.vws.slice_width"},
+            std::string("on the vws platform gpu.sm.warp_size must be ") +
+                (slices ? "gpu.vws.slice_width" : "gpu.vws.slices x gpu.vws.slice_width") + " = " +
+                std::to_string(warp) + " in mode " + c.str("gpu.vws.mode"));
+  r.require(c.u64("gpu.sm.schedulers") == 1, {"gpu.sm.schedulers", "sim.platform"},
+            "the vws SM issues one warp instruction per cycle when ganged and one per slice in slice mode: "
+            "gpu.sm.schedulers must be 1 (the slices are its schedulers)");
+  r.require(c.u64("gpu.sm.max_threads") % lanes == 0, {"gpu.sm.max_threads", "gpu.vws.slices", "gpu.vws.slice_width"},
+            "gpu.sm.max_threads must be a multiple of gpu.vws.slices x gpu.vws.slice_width (whole original gangs)");
+  const std::uint64_t fetches = c.u64("gpu.vws.fetches_per_cycle");
+  r.require(fetches <= (slices ? n : 1), {"gpu.vws.fetches_per_cycle", "gpu.vws.mode", "gpu.vws.slices"},
+            "gpu.vws.fetches_per_cycle allows at most one fetch per slice (1 when ganged)");
+  r.require(slices || c.boolean("gpu.vws.coalesce_same_cycle"), {"gpu.vws.coalesce_same_cycle", "gpu.vws.mode"},
+            "gpu.vws.coalesce_same_cycle = false only changes slice mode (ganged issues one instruction per cycle)");
+}
+
 }  // namespace
 
 void Config::validate() const {
@@ -276,6 +311,9 @@ void Config::validate() const {
   const std::uint64_t side = u64("spu.grid_size");
   r.require(!spu || u64("gpu.num_sms") == side * side, {"gpu.num_sms", "spu.grid_size", "sim.platform"},
             "the SPU is a spu.grid_size x spu.grid_size grid of SMs: gpu.num_sms must be " + std::to_string(side * side));
+
+  // ---- platform-specific keys
+  vws_rules(*this, r);
 }
 
 }  // namespace simtlm

@@ -31,11 +31,12 @@ void sim_keys(std::vector<ConfigKey>& t) {
                 "The formatted text of the calls that fit, taken in the output order (CTA, thread, program "
                 "order), is written after the launch; the other calls are dropped and counted, with a warning.",
                 kDecision));
-  t.push_back(E("sim.platform", "gpu", {"gpu", "spu"},
+  t.push_back(E("sim.platform", "gpu", {"gpu", "spu", "vws"},
                 "Top level built from this configuration: the baseline GPU, the Stencil Processing Unit "
                 "(seed 003; functional backend only so far: its timing model is not built, docs/spu.md) or the "
-                "variable-warp-sizing GPU (seed 002 Ch. 6).",
-                kDecision, {"vws"}));
+                "variable-warp-sizing GPU (seed 002 Ch. 6: the gpu topology with SMs of slices, shaped by "
+                "gpu.vws.*; docs/vws.md).",
+                kDecision));
   t.push_back(S("sim.trace.vcd_file", "",
                 "Write a VCD (GTKWave) of per-SM occupancy and active warps to this file; empty = off.", kDecision));
   t.push_back(S("sim.trace.timeline_file", "",

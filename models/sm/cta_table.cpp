@@ -63,9 +63,10 @@ uint32_t CtaTable::max_resident_ctas(const CtaShape& shape) const {
 bool CtaTable::can_admit(const CtaShape& shape) const {
   if (shape.warps == 0 || shape.warp_size != p_.warp_size) return false;
   // Resident limits (= the active ones unless a mechanism such as FineReg
-  // keeps pending CTAs; its allocator then enforces the active limits).
+  // keeps pending CTAs; its allocator then enforces the active limits); a
+  // CTA reserves whole warp-slot groups (the vws platform's slices).
   if (busy_ctas_ >= ctas_.size()) return false;
-  if (reserved_warps_ + shape.warps > max_warps_) return false;
+  if (reserved_warps_ + p_.reserved_slots(shape.warps) > max_warps_) return false;
   if (reserved_threads_ + shape.padded_threads() > p_.resident_threads()) return false;
   return regs_->can_admit(shape) && smem_->can_admit(shape);
 }
@@ -101,7 +102,7 @@ void CtaTable::admit(functional::LaunchContext& ctx, uint64_t linear_cta_id, con
   regs_->admit(slot, shape);
   smem_->admit(slot, shape);
   ++busy_ctas_;
-  reserved_warps_ += shape.warps;
+  reserved_warps_ += p_.reserved_slots(shape.warps);
   reserved_threads_ += shape.padded_threads();
   pending_.push_back(slot);
   if (!bus_.empty()) {
@@ -122,8 +123,19 @@ void CtaTable::activate_pending(uint64_t c) {
     // At least two words: the scoreboard's operand-mask test reads both.
     const size_t words = std::max<size_t>(2, (cs.timing->num_regs() + 63) / 64 + 1);
     uint32_t next_free = 0;
+    const uint32_t group = p_.warp_slot_group;
+    uint32_t group_base = 0;
     for (size_t i = 0; i < n; ++i) {
-      while (warps_[next_free].resident) ++next_free;
+      if (group == 1) {
+        while (warps_[next_free].resident) ++next_free;
+      } else {
+        // A group is used by one CTA from its first slot on: a free first
+        // slot means a free group (admission reserved whole groups).
+        if (i % group == 0) {
+          while (warps_[group_base].resident) group_base += group;
+        }
+        next_free = group_base + static_cast<uint32_t>(i % group);
+      }
       const uint32_t ws = next_free;
       WarpState& w = warps_[ws];
       w.resident = true;
@@ -265,7 +277,7 @@ void CtaTable::complete(uint32_t cslot, uint64_t c) {
   }
   --resident_ctas_;
   --busy_ctas_;
-  reserved_warps_ -= cs.shape.warps;
+  reserved_warps_ -= p_.reserved_slots(cs.shape.warps);
   reserved_threads_ -= cs.shape.padded_threads();
   ++stats_.ctas_completed;
   const functional::LaunchContext& ctx = *cs.ctx;

@@ -124,7 +124,7 @@ class CtaTable {
   uint32_t resident_ctas_ = 0;
   uint32_t resident_warps_ = 0;
   uint32_t busy_ctas_ = 0;
-  uint32_t reserved_warps_ = 0;    // warps of busy CTAs
+  uint32_t reserved_warps_ = 0;    // warp slots of busy CTAs (SmParams::reserved_slots)
   uint32_t reserved_threads_ = 0;  // padded threads of busy CTAs
   uint64_t age_counter_ = 0;
   std::vector<std::shared_ptr<const KernelTiming>> timings_;

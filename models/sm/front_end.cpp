@@ -72,6 +72,8 @@ void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
   const uint32_t start = fetch_rr_ < max_warps_ ? fetch_rr_ : 0;
   uint32_t slot = next_wanting_fetch(start);
   bool wrapped = false;
+  uint32_t sent = 0;
+  uint64_t fetched_schedulers = 0;  // with several fetches per cycle: one per scheduler
   for (;; slot = next_wanting_fetch(slot + 1)) {
     if (slot >= max_warps_ && !wrapped) {
       wrapped = true;
@@ -83,6 +85,7 @@ void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
       set_wants_fetch(slot, false);
       continue;
     }
+    if ((fetched_schedulers >> w.scheduler) & 1u) continue;
     const KernelTiming& timing = *w.timing;
     const uint32_t pc = w.pc;
     const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
@@ -119,7 +122,8 @@ void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
     w.fetch_count = fetched;
     fetching_.push_back(slot);
     fetch_rr_ = slot + 1 == max_warps_ ? 0 : slot + 1;
-    return;  // one warp per cycle
+    if (++sent == p_.fetches_per_cycle) return;  // one warp per cycle in the baseline
+    fetched_schedulers |= uint64_t(1) << w.scheduler;
   }
 }
 

@@ -1,7 +1,8 @@
 // The SM's instruction front end: per-warp instruction buffers filled by
 // fetches through the instruction cache, one warp per cycle in round-robin
 // order among the warps whose buffer is empty (docs/sm-model.md, "Front
-// end"). Decoding is free: KernelTiming holds every instruction's static
+// end"; a platform may allow several fetches per cycle, one per scheduler:
+// SmParams::fetches_per_cycle). Decoding is free: KernelTiming holds every instruction's static
 // timing facts. The issue stage consumes the buffer; a redirect (taken or
 // divergent branch, reconvergence) flushes it.
 #pragma once

@@ -136,6 +136,42 @@ void LdstUnit::emit(const Txn& proto) {
   }
 }
 
+void LdstUnit::emit_coalescing(const Txn& proto) {
+  for (const LineRequest& lr : coalescer_.lines()) {
+    bool merged = false;
+    if (proto.kind != AccessKind::Atomic) {
+      for (size_t i = backlog_.size(); i-- > backlog_head_;) {
+        Txn& t = backlog_[i];
+        if (t.addr == lr.line && t.ready == proto.ready && t.kind == proto.kind && t.port == proto.port &&
+            t.space == proto.space && t.evict_first == proto.evict_first) {
+          t.sectors |= lr.sectors;
+          joined_.push_back(static_cast<uint32_t>(i));
+          merged = true;
+          break;
+        }
+      }
+    }
+    if (merged) continue;
+    Txn t = proto;
+    t.addr = lr.line;
+    t.sectors = lr.sectors;
+    backlog_.push_back(t);
+  }
+}
+
+uint32_t LdstUnit::new_join(uint32_t leader_op) {
+  uint32_t id;
+  if (!free_joins_.empty()) {
+    id = free_joins_.back();
+    free_joins_.pop_back();
+  } else {
+    id = static_cast<uint32_t>(joins_.size());
+    joins_.emplace_back();
+  }
+  joins_[id].assign(1, leader_op);
+  return id;
+}
+
 LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functional::ExecRecord& rec,
                                  const InstTiming& info, uint64_t exec, uint64_t& unit_free, WritebackQueue& wb) {
   const uint64_t start = exec + (p_.ldst.latency - 1);  // first cycle of the access
@@ -183,6 +219,14 @@ LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functiona
 
   // Global, local and extra-space lanes: one transaction per line touched.
   const size_t first_txn = backlog_.size();
+  joined_.clear();
+  auto emit_lines = [&](const Txn& t) {
+    if (p_.coalesce_same_cycle) {
+      emit_coalescing(t);
+    } else {
+      emit(t);
+    }
+  };
   Txn proto;
   proto.slot = slot;
   proto.pc = rec.pc;
@@ -197,7 +241,7 @@ LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functiona
     proto.space = StateSpace::Global;
     proto.port = bypass ? kBypassPort : kL1dPort;
     proto.evict_first = info.evict_first;
-    emit(proto);
+    emit_lines(proto);
     if (load) ++stats_.global_load_instructions;
     if (store) ++stats_.global_store_instructions;
     if (atomic) ++stats_.atomic_instructions;
@@ -214,7 +258,7 @@ LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functiona
     proto.space = StateSpace::Local;
     proto.port = (!l1d_ || atomic) ? kBypassPort : kL1dPort;
     proto.evict_first = false;
-    emit(proto);
+    emit_lines(proto);
     if (load) ++stats_.local_load_instructions;
     if (store) ++stats_.local_store_instructions;
   }
@@ -224,9 +268,11 @@ LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functiona
     proto.space = StateSpace::Extra;
     proto.port = static_cast<uint8_t>(kFirstSpacePort + info.space_index);
     proto.evict_first = false;
-    emit(proto);
+    emit_lines(proto);
   }
-  const uint32_t txns = static_cast<uint32_t>(backlog_.size() - first_txn);
+  // Transactions this operation waits for: its own, and those of other
+  // operations it joined (coalesce_same_cycle).
+  const uint32_t txns = static_cast<uint32_t>(backlog_.size() - first_txn + joined_.size());
   if (txns == 0 && !fixed.any) fixed.any = true;
 
   const uint32_t op = new_memop();
@@ -236,6 +282,11 @@ LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functiona
   m.transactions = txns;
   m.remaining = txns + (fixed.any ? 1 : 0);
   for (size_t i = first_txn; i < backlog_.size(); ++i) backlog_[i].op = op;
+  for (uint32_t i : joined_) {
+    Txn& t = backlog_[i];
+    if (t.join == kNoJoin) t.join = new_join(t.op);
+    joins_[t.join].push_back(op);
+  }
 
   unit_free = exec + std::max(fixed.passes, p_.ldst.initiation_interval);
   if (fixed.any) wb.memory_piece(fixed.done, op, info);
@@ -243,6 +294,7 @@ LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functiona
 }
 
 void LdstUnit::send(uint64_t c, sc_core::sc_time now) {
+  cycle_first_ = backlog_.size();  // called once per cycle, before the cycle's issue
   if (backlog_head_ >= backlog_.size()) return;
   const Txn& t = backlog_[backlog_head_];
   if (t.ready > c) return;
@@ -275,7 +327,7 @@ void LdstUnit::send(uint64_t c, sc_core::sc_time now) {
   ext.kind = t.kind;
   ext.sector_mask = t.sectors;
   ext.sector_bytes = static_cast<uint16_t>(p_.coalesce_sector_bytes);
-  ext.request_id = t.op;
+  ext.request_id = t.join == kNoJoin ? t.op : (kJoinedRequest | t.join);
   ext.issue_time = now;
   ext.evict_first = t.evict_first;
   switch (t.kind) {
@@ -289,13 +341,21 @@ void LdstUnit::send(uint64_t c, sc_core::sc_time now) {
   if (backlog_head_ == backlog_.size()) {
     backlog_.clear();
     backlog_head_ = 0;
+    cycle_first_ = 0;
   }
   out.send_request(*tr);
 }
 
 void LdstUnit::accept_response(tlm::tlm_generic_payload& trans, uint64_t ready, const Clock& clock) {
   const MemExtension& ext = mem_ext(trans, sm_name_);
-  responses_.push_back({static_cast<uint32_t>(ext.request_id), ready});
+  if (ext.request_id & kJoinedRequest) {
+    // One response completes a piece of every operation that shared the line.
+    const uint32_t j = static_cast<uint32_t>(ext.request_id & ~kJoinedRequest);
+    for (uint32_t op : joins_[j]) responses_.push_back({op, ready});
+    free_joins_.push_back(j);
+  } else {
+    responses_.push_back({static_cast<uint32_t>(ext.request_id), ready});
+  }
   ++stats_.responses;
   if (ext.kind == AccessKind::Load && (ext.space == StateSpace::Global || ext.space == StateSpace::Local)) {
     const uint64_t sent = clock.cycle_of(ext.issue_time);

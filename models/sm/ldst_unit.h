@@ -93,7 +93,10 @@ class LdstUnit {
     return true;
   }
 
-  bool backlog_busy() const { return backlog_head_ < backlog_.size(); }
+  // A memory instruction waits while transactions of earlier instructions
+  // wait to be sent. With SmParams::coalesce_same_cycle only those of earlier
+  // cycles count: the slices' instructions of one cycle are one access.
+  bool backlog_busy() const { return backlog_head_ < (p_.coalesce_same_cycle ? cycle_first_ : backlog_.size()); }
   size_t backlog_size() const { return backlog_.size() - backlog_head_; }
   // Next cycle the unit needs the SM's clock for (kNeverCycle: none; the
   // port's END_REQ wakes the SM when the head waits for it).
@@ -122,7 +125,12 @@ class LdstUnit {
     StateSpace space = StateSpace::Global;
     uint8_t port = kBypassPort;
     bool evict_first = false;  // cache operator .cs/.lu (global lanes)
+    uint32_t join = kNoJoin;   // with coalesce_same_cycle: joins_ entry of the ops sharing it
   };
+  static constexpr uint32_t kNoJoin = ~0u;
+  // request_id of a transaction shared by several operations: this bit plus
+  // its joins_ index.
+  static constexpr uint64_t kJoinedRequest = uint64_t(1) << 63;
   struct Response {
     uint32_t op;
     uint64_t ready;
@@ -139,6 +147,11 @@ class LdstUnit {
   void time_shared(const functional::ExecRecord& rec, uint64_t lanes, uint64_t base, uint64_t start, FixedPart& f);
   void time_const(const functional::ExecRecord& rec, uint64_t lanes, uint64_t start, FixedPart& f);
   void emit(const Txn& proto);
+  // emit() with SmParams::coalesce_same_cycle: a line that an unsent
+  // transaction of the same kind, port and start cycle already asks for is
+  // added to it (its index goes to joined_) instead of being sent again.
+  void emit_coalescing(const Txn& proto);
+  uint32_t new_join(uint32_t leader_op);
 
   const SmParams& p_;
   SmStats& stats_;
@@ -146,6 +159,7 @@ class LdstUnit {
   uint32_t max_warps_;
   size_t backlog_head_ = 0;
   size_t responses_head_ = 0;
+  size_t cycle_first_ = 0;                // coalesce_same_cycle: first transaction of this cycle's instructions
   uint64_t blocked_since_ = kNeverCycle;  // head transaction refused since this cycle
   std::vector<Txn> backlog_;              // transactions not yet sent
   std::vector<Response> responses_;
@@ -161,6 +175,9 @@ class LdstUnit {
   Coalescer coalescer_;
   FixedLatencyCache const_cache_;
   std::vector<uint64_t> const_words_;  // scratch
+  std::vector<uint32_t> joined_;       // scratch: backlog indices the issuing op joined
+  std::vector<std::vector<uint32_t>> joins_;  // ops sharing one transaction (coalesce_same_cycle)
+  std::vector<uint32_t> free_joins_;
 };
 
 }  // namespace simtlm::models

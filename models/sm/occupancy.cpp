@@ -47,7 +47,7 @@ smem::AllocatorParams shared_allocator_params(const SmParams& params, uint32_t c
 OccupancyLimits occupancy_limits(const SmParams& params, const CtaShape& shape) {
   OccupancyLimits o;
   if (shape.warps == 0 || shape.warp_size != params.warp_size) return o;
-  o.by_threads = std::min(params.max_warps() / shape.warps, params.max_threads / shape.padded_threads());
+  o.by_threads = std::min(params.max_warps() / params.reserved_slots(shape.warps), params.max_threads / shape.padded_threads());
   o.by_cta_slots = params.max_ctas;
 
   // The allocators are asked with a slot table far larger than the SM's so

@@ -222,10 +222,10 @@ SmStats& Sm::stats() {
   stats_.icache_misses = icache.misses;
   stats_.const_hits = ldst_.const_cache().hits + ldst_.const_cache().merges;
   stats_.const_misses = ldst_.const_cache().misses;
-  stats_.regfile_reads = collector_.banks().reads();
-  stats_.regfile_bank_conflicts = collector_.banks().conflicts();
-  stats_.regfile_writes = collector_.banks().writes();
-  stats_.regfile_write_conflicts = collector_.banks().write_conflicts();
+  stats_.regfile_reads = collector_.reads();
+  stats_.regfile_bank_conflicts = collector_.conflicts();
+  stats_.regfile_writes = collector_.writes();
+  stats_.regfile_write_conflicts = collector_.write_conflicts();
   if (power_) power_->advance(clock().now());
   return stats_;
 }

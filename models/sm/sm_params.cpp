@@ -27,8 +27,14 @@ void SmParams::validate() const {
   }
   if (icache_hit_latency == 0) bad("icache_hit_latency", "must be at least 1");
   if (schedulers == 0) bad("schedulers", "must be at least 1");
+  if (fetches_per_cycle == 0) bad("fetches_per_cycle", "must be at least 1");
+  if (fetches_per_cycle > 1 && schedulers > 64) bad("fetches_per_cycle", "above 1 needs at most 64 schedulers");
+  if (warp_slot_group == 0 || max_warps() % warp_slot_group != 0) {
+    bad("warp_slot_group", "must be at least 1 and divide the warp slots (max_threads / warp_size)");
+  }
   if (max_issue_per_warp == 0) bad("max_issue_per_warp", "must be at least 1");
   if (regfile_banks == 0) bad("regfile_banks", "must be at least 1");
+  if (regfile_bank_groups == 0) bad("regfile_bank_groups", "must be at least 1");
   if (regfile_ports_per_bank == 0) bad("regfile_ports_per_bank", "must be at least 1");
   if (regfile_write_ports_per_bank == 0) bad("regfile_write_ports_per_bank", "must be at least 1");
   if (collector_units == 0 || collector_units_sfu == 0 || collector_units_mem == 0) {

@@ -136,6 +136,26 @@ struct SmParams {
   // buffers), not by configuration keys.
   std::vector<std::string> memory_spaces;
 
+  // Set by a platform builder (the vws platform's slice-only mode,
+  // models/vws/vws_params.h), not by gpu.sm.* keys; the defaults are the
+  // baseline SM's behaviour.
+  // Fetches the front end sends per cycle; above 1, at most one per
+  // scheduler (each scheduler stands for a slice with its own fetch unit).
+  uint32_t fetches_per_cycle = 1;
+  // Warp slots are taken in aligned groups of this many: warp i of a CTA
+  // sits in a group's slot i % group, so that it belongs to scheduler
+  // i % schedulers when the group is a multiple of the schedulers (the
+  // static thread -> slice mapping); a CTA reserves whole groups.
+  uint32_t warp_slot_group = 1;
+  // Global/local transactions of memory instructions whose accesses start
+  // in the same cycle go to the same line are one transaction (the slices'
+  // requests of a cycle are coalesced as one access).
+  bool coalesce_same_cycle = false;
+  // The register banks are this many independent groups of regfile_banks
+  // banks; warp slot s uses group s % groups (with groups = schedulers: each
+  // slice's own register file).
+  uint32_t regfile_bank_groups = 1;
+
   uint32_t max_warps() const { return (max_threads + warp_size - 1) / warp_size; }
   // Resident limits: CTA slots, warp slots and threads the SM holds at once.
   // They are the active ones (max_ctas, max_warps(), max_threads) except with
@@ -145,6 +165,10 @@ struct SmParams {
   uint32_t resident_ctas() const { return finereg_enabled() ? finereg.max_resident_ctas : max_ctas; }
   uint32_t resident_warps() const { return finereg_enabled() ? finereg.max_resident_warps : max_warps(); }
   uint32_t resident_threads() const { return finereg_enabled() ? resident_warps() * warp_size : max_threads; }
+  // Warp slots a CTA of `warps` warps reserves (whole slot groups).
+  uint32_t reserved_slots(uint32_t warps) const {
+    return (warps + warp_slot_group - 1) / warp_slot_group * warp_slot_group;
+  }
   // Throws Error(Config) naming the SM and the field.
   void validate() const;
 };

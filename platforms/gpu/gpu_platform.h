@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -25,15 +26,19 @@
 #include "models/noc/address_map.h"
 #include "models/noc/crossbar.h"
 #include "models/sm/mem_mux.h"
+#include "models/sm/sm_params.h"
 #include "platforms/common/platform.h"
 
 namespace simtlm::platforms {
 
-class GpuPlatform final : public Platform {
+class GpuPlatform : public Platform {
  public:
   // Throws Error(Config) for a configuration the platform cannot build.
   GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg);
   ~GpuPlatform() override;
+
+  // The parameters of SM i (sm_params_from_config for the baseline GPU).
+  using SmParamsFn = std::function<models::SmParams(const Config&, unsigned sm)>;
 
   models::Cache& l2_slice(unsigned s) { return *l2_.at(s); }
   unsigned num_l2_slices() const { return static_cast<unsigned>(l2_.size()); }
@@ -42,6 +47,11 @@ class GpuPlatform final : public Platform {
   models::Crossbar& noc() { return *noc_; }
   // Memory-side port (L2 slice, or DRAM channel without an L2) of an address.
   unsigned memory_port_of(uint64_t addr) const { return slice_map_(addr); }
+
+ protected:
+  // A GPU of the same topology whose SMs have the parameters `sm_params`
+  // gives (a platform variant such as vws).
+  GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params);
 
  private:
   void build_memory_side();

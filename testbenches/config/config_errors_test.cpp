@@ -51,23 +51,25 @@ std::string validate_error(const std::vector<std::string>& overrides) {
 }
 
 // A value the schema names but no code implements is rejected when loaded,
-// naming the key (sim.platform: vws is not built; spu runs on the functional
-// backend, its timing model is refused when the timing device is made).
+// naming the key (gpu.vws.mode: the ganging unit's mixed mode is not built;
+// sim.platform = spu runs on the functional backend, its timing model is
+// refused when the timing device is made).
 TEST(ConfigErrors, PlannedValueIsNotBuiltYet) {
-  for (const char* value : {"vws"}) {
+  for (const char* value : {"gpu.vws.mode=mixed"}) {
     Config c;
     try {
-      c.apply_override(std::string("sim.platform=") + value);
+      c.apply_override(value);
       FAIL() << value << " accepted";
     } catch (const simtlm::Error& e) {
       EXPECT_EQ(e.kind(), simtlm::ErrorKind::Config);
       const std::string msg = e.what();
-      EXPECT_NE(msg.find("sim.platform"), std::string::npos) << msg;
+      const std::string key = std::string(value).substr(0, std::string(value).find('='));
+      EXPECT_NE(msg.find(key), std::string::npos) << msg;
       EXPECT_NE(msg.find("not built yet"), std::string::npos) << msg;
     }
   }
   Config c;
-  EXPECT_THROW(c.load_string(R"({"sim": {"platform": "vws"}})", "plat.json"), simtlm::Error);
+  EXPECT_THROW(c.load_string(R"({"gpu": {"vws": {"mode": "mixed"}}})", "plat.json"), simtlm::Error);
 }
 
 TEST(ConfigErrors, UnknownKeyInFileSuggestsNearestKey) {
@@ -355,6 +357,43 @@ TEST(ConfigErrors, LoadStopsAtTheFirstErrorInFileOrder) {
   const std::string m = load(R"({"gpu": {"num_sms": 0, "l1d": {"sets": "x"}}})");
   expect_contains(m, {"gpu.num_sms"});
   EXPECT_EQ(m.find("gpu.l1d.sets"), std::string::npos) << m;
+}
+
+}  // namespace
+
+namespace {
+
+// gpu.vws.* belong to the vws platform: set with another platform, each is an
+// error naming the key; on the vws platform the SM's shape must fit the mode.
+TEST(ConfigErrors, VwsKeysNeedTheVwsPlatform) {
+  for (const char* o : {"gpu.vws.mode=slices", "gpu.vws.slices=4", "gpu.vws.slice_width=8",
+                        "gpu.vws.fetches_per_cycle=2", "gpu.vws.coalesce_same_cycle=false"}) {
+    const std::string key = std::string(o).substr(0, std::string(o).find('='));
+    expect_contains(validate_error({o}), {key, "is used by sim.platform = vws only", "sim.platform = gpu"});
+  }
+}
+
+TEST(ConfigErrors, VwsPlatformChecksTheSmShape) {
+  const std::vector<std::string> ws32 = {"sim.platform=vws", "gpu.sm.schedulers=1", "gpu.sm.max_threads=1024"};
+  Config ok;
+  for (const std::string& o : ws32) ok.apply_override(o);
+  EXPECT_NO_THROW(ok.validate());
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> all = ws32;
+    all.insert(all.end(), extra.begin(), extra.end());
+    return validate_error(all);
+  };
+  expect_contains(with({"gpu.vws.mode=slices"}),
+                  {"gpu.sm.warp_size must be gpu.vws.slice_width = 4 in mode slices", "gpu.sm.warp_size = 32"});
+  expect_contains(with({"gpu.sm.warp_size=16"}), {"gpu.vws.slices x gpu.vws.slice_width = 32 in mode ganged"});
+  expect_contains(with({"gpu.sm.schedulers=2"}), {"gpu.sm.schedulers must be 1", "gpu.sm.schedulers = 2"});
+  expect_contains(with({"gpu.vws.fetches_per_cycle=2"}), {"gpu.vws.fetches_per_cycle", "1 when ganged"});
+  expect_contains(with({"gpu.vws.coalesce_same_cycle=false"}), {"gpu.vws.coalesce_same_cycle", "gpu.vws.mode = ganged"});
+  expect_contains(with({"gpu.vws.mode=slices", "gpu.sm.warp_size=4", "gpu.vws.fetches_per_cycle=9"}),
+                  {"at most one fetch per slice", "gpu.vws.slices = 8"});
+  expect_contains(with({"gpu.vws.slices=16", "gpu.vws.slice_width=8"}), {"must not exceed 64"});
+  expect_contains(with({"gpu.vws.mode=slices", "gpu.sm.warp_size=4", "gpu.sm.max_threads=1028"}),
+                  {"whole original gangs", "gpu.sm.max_threads = 1028"});
 }
 
 }  // namespace

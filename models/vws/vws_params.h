@@ -1,0 +1,56 @@
+// The variable-warp-sizing SM (seed 002 Ch. 6, notes §10.2) in the modes
+// built so far, as the baseline SM's parameters: the SM's lanes are
+// gpu.vws.slices slices of gpu.vws.slice_width lanes each.
+//
+//   ganged  (ganged-only, = WS32)  the slices run in lock-step as one warp of
+//           slices x slice_width threads: one scheduler, one fetch per cycle,
+//           the baseline SM as configured by gpu.sm.*.
+//   slices  (slice-only, = WS4)    every slice is a scheduler of its own over
+//           warps of slice_width threads (warp i of a CTA on slice
+//           i mod slices: the static thread -> slice mapping, §10.2), with its
+//           own copy of every per-instruction resource (execution units,
+//           operand collector units, register banks; each 1/slices as wide,
+//           so the SM's lane throughput is the ganged one), up to one fetch
+//           per slice per cycle, and the memory unit unchanged: requests of
+//           all slices starting in the same cycle are coalesced as one access.
+//
+// The warp ganging unit (mixed mode: gang table, gang issue, splitting and
+// reformation) is not built yet (docs/vws.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "models/sm/sm_params.h"
+
+namespace simtlm {
+class Config;
+}
+
+namespace simtlm::models::vws {
+
+enum class Mode : uint8_t { Ganged, Slices };
+
+struct VwsParams {
+  Mode mode = Mode::Ganged;
+  uint32_t slices = 8;
+  uint32_t slice_width = 4;
+  uint32_t fetches_per_cycle = 0;  // 0: scaled with issue (1 ganged, `slices` in slice mode)
+  bool coalesce_same_cycle = true;
+};
+
+// gpu.vws.* of a configuration (already validated).
+VwsParams vws_params_from_config(const Config& cfg);
+
+// The SM parameters of a VWS SM: `base` (gpu.sm.* of the configuration, one
+// scheduler, warp size as the mode needs) reshaped for the mode.
+SmParams vws_sm_params(const SmParams& base, const VwsParams& v);
+
+// SM `sm`'s parameters as the platform sim.platform names builds it: the vws
+// platform's reshaped SM, otherwise sm_params_from_config. For tools that
+// compute occupancy without building a platform (simtlm occupancy, list).
+SmParams platform_sm_params(const Config& cfg, uint32_t sm);
+
+const char* to_string(Mode m);
+
+}  // namespace simtlm::models::vws

@@ -1,0 +1,24 @@
+// The variable-warp-sizing GPU (sim.platform = vws; seed 002 Ch. 6): the
+// baseline GPU's topology (platforms/gpu/) whose SMs are VWS SMs, shaped by
+// gpu.vws.* (models/vws/vws_params.h): ganged-only (= WS32) or slice-only
+// (= WS4) so far. The memory side, statistics and summary are the gpu
+// platform's.
+#pragma once
+
+#include "models/vws/vws_params.h"
+#include "platforms/gpu/gpu_platform.h"
+
+namespace simtlm::platforms {
+
+class VwsPlatform final : public GpuPlatform {
+ public:
+  // Throws Error(Config) for a configuration the platform cannot build.
+  VwsPlatform(const sc_core::sc_module_name& name, const Config& cfg);
+
+  const models::vws::VwsParams& vws() const { return vws_; }
+
+ private:
+  models::vws::VwsParams vws_;
+};
+
+}  // namespace simtlm::platforms

@@ -1,0 +1,54 @@
+// Every registered workload passes its CPU check at small size on 2 SMs of
+// the vws platform on each preset: vws_ws32 (ganged-only), vws_ws4
+// (slice-only) and vws_table61 (the seed's single-SM machine, ganged).
+// Workloads that declare 32-lane warps (assumes_32_lane_warps: warp
+// shuffles, warp-synchronous code) refuse the 4-wide warps of slice mode
+// with Error(Config), and only they may. Label `slow` (three timing runs per
+// workload, about 40 s in all).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "testbenches/platform_timing/platform_harness.h"
+#include "workloads/workload.h"
+
+namespace simtlm::test {
+namespace {
+
+using workloads::WorkloadRegistry;
+
+using Param = std::tuple<std::string, std::string>;  // workload, preset
+class VwsWorkloads : public ::testing::TestWithParam<Param> {};
+
+TEST_P(VwsWorkloads, PassesItsCheck) {
+  const auto& [name, preset] = GetParam();
+  auto cfg = std::make_shared<Config>(Config::preset(preset));
+  cfg->apply_override("gpu.num_sms=2");
+  cfg->validate();
+  Device dev(timing_options(cfg));
+  auto w = WorkloadRegistry::create(name);
+  const bool may_refuse = w->assumes_32_lane_warps() && cfg->u32("gpu.sm.warp_size") % 32 != 0;
+  try {
+    w->setup(dev, workloads::Size::Small, 1);
+  } catch (const Error& e) {
+    EXPECT_TRUE(may_refuse) << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::Config) << e.what();
+    return;
+  }
+  EXPECT_FALSE(may_refuse) << "declares 32-lane warps but set up at warp size " << cfg->u32("gpu.sm.warp_size");
+  w->run(dev);
+  const workloads::CheckResult check = w->check(dev);
+  EXPECT_TRUE(check.passed) << preset << ": " << check.detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(VwsPresets, VwsWorkloads,
+                         ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
+                                            ::testing::Values("vws_ws32", "vws_ws4", "vws_table61")),
+                         [](const ::testing::TestParamInfo<Param>& info) {
+                           return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+                         });
+
+}  // namespace
+}  // namespace simtlm::test
