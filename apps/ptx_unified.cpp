@@ -1,10 +1,12 @@
 #include "apps/ptx_unified.h"
 
+#include <cstdio>
 #include <ostream>
 
 #include "frontend/ir/printer.h"
 #include "frontend/load.h"
 #include "frontend/passes/spill_code.h"
+#include "frontend/passes/static_metrics.h"
 #include "frontend/passes/unified_alloc.h"
 #include "runtime/launch_checks.h"
 
@@ -36,6 +38,15 @@ int print_unified_alloc(Io& io, const std::string& file, const std::string& kern
   for (const ir::Function& f : module->functions) {
     if (!f.is_entry || !f.rejected.empty() || (!kernel.empty() && f.name != kernel)) continue;
     io.out << "// " << f.analysis.regs_source_detail << "\n";
+    // The inputs of the seed's CI_pred for the rewritten kernel (Eq. 1).
+    const frontend::passes::InstructionMix mix = frontend::passes::instruction_mix(f);
+    const double ad = frontend::passes::average_dispatch_interval(f);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "// kernel %s: AD_int %.2f, COMPUTE_inst %u, MEM_inst %u, CI_pred (MAX_cmratio %.0f) %s\n",
+                  f.name.c_str(), ad, mix.compute, mix.memory, frontend::passes::kMaxCmRatio,
+                  frontend::passes::computation_interleaving(mix, ad) ? "true" : "false");
+    io.out << line;
   }
   io.out << ir::print_module(*module, spill_comment);
   return kExitOk;

@@ -1,8 +1,10 @@
 // `simtlm ptx FILE.ptx --max-registers R [--spill local] --print`: the
 // kernels rewritten by the unified allocation (frontend/passes/
 // unified_alloc.h) for a register budget R, printed as PTX that parses again,
-// with one comment line per kernel (demand, count, what was spilled) and the
-// spill instructions marked.
+// with two comment lines per kernel (demand, count, what was spilled; the
+// seed's CI_pred and its inputs AD_int, COMPUTE_inst, MEM_inst for the
+// rewritten kernel, frontend/passes/static_metrics.h) and the spill
+// instructions marked.
 #pragma once
 
 #include <string>

@@ -18,6 +18,8 @@ TEST_F(CliTest, PtxMaxRegistersPrintsTheSpilledKernelWhichReparses) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("// frontend.unified_alloc.registers = 12: kernel pressure: "));
   EXPECT_THAT(r.out, HasSubstr("values spilled to local memory"));
+  EXPECT_THAT(r.out, HasSubstr("// kernel pressure: AD_int "));
+  EXPECT_THAT(r.out, HasSubstr(", CI_pred (MAX_cmratio 200) "));
   EXPECT_THAT(r.out, HasSubstr(".local .align 8 .b8 __unialloc_local["));
   EXPECT_THAT(r.out, HasSubstr("\t// unified_alloc: spill load"));
   EXPECT_THAT(r.out, HasSubstr("\t// unified_alloc: spill store"));
