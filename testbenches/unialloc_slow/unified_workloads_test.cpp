@@ -4,16 +4,18 @@
 // after every kernel was rewritten for a register budget R, with R = the
 // workload's demand (our allocator's largest count among its kernels), the
 // full-occupancy count of the preset, and two levels between, on the
-// functional backend; on the timing backend (2 SMs) at the full-occupancy
-// count, where the most values are spilled. Every launch reports at most R
+// functional and the timing backend (2 SMs). Every launch reports at most R
 // registers from the source unified_alloc. Spill target: local memory (the
-// only one built). Slow (label `slow`): five runs per workload.
+// only one built). Test names end in the level (demand, upper, lower, full);
+// a workload whose demand is at most the full-occupancy count has one level
+// and skips the others. Slow (label `slow`).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "simtlm/config.h"
@@ -67,27 +69,45 @@ void expect_within(const Outcome& o, uint32_t r, const std::string& what) {
   }
 }
 
-class UnifiedWorkloads : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(UnifiedWorkloads, PassesItsCheckAtEveryLevel) {
-  const std::string& name = GetParam();
+// The levels of one workload, highest first: its demand, two between, and the
+// full-occupancy count (fewer when they coincide).
+std::vector<uint32_t> levels_of(const std::string& name) {
   const Outcome plain = run(name, Backend::Functional, {"gpu.sm.register_count_source=allocator"});
-  ASSERT_TRUE(plain.check.passed) << plain.check.detail;
+  EXPECT_TRUE(plain.check.passed) << plain.check.detail;
   uint32_t demand = 0;
   for (const LaunchStats& s : plain.stats) demand = std::max(demand, s.regs_per_thread);
   const uint32_t full = std::min(demand, full_occupancy_registers());
   const uint32_t step = (demand - full) / 3;
   std::set<uint32_t> levels = {demand, full, (full + step) & ~1u, (full + 2 * step) & ~1u};
-  levels.erase(0);
-  for (uint32_t r : levels) {
-    if (r < full) continue;  // an odd demand rounds a level below full occupancy
-    expect_within(run(name, Backend::Functional, budget(r)), r, "functional, R = " + std::to_string(r));
-  }
-  expect_within(run(name, Backend::Timing, budget(full)), full, "timing, R = " + std::to_string(full));
+  std::vector<uint32_t> out;
+  for (auto it = levels.rbegin(); it != levels.rend(); ++it)
+    if (*it >= full && *it != 0) out.push_back(*it);  // an odd demand rounds a level below full
+  return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllWorkloads, UnifiedWorkloads, ::testing::ValuesIn(WorkloadRegistry::names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+// (workload, level index): one timing device per process, so one level per test.
+using Param = std::tuple<std::string, unsigned>;
+class UnifiedWorkloads : public ::testing::TestWithParam<Param> {};
+
+TEST_P(UnifiedWorkloads, PassesItsCheckOnBothBackends) {
+  const auto& [name, index] = GetParam();
+  const std::vector<uint32_t> levels = levels_of(name);
+  if (index >= levels.size()) GTEST_SKIP() << name << " has " << levels.size() << " distinct level(s)";
+  const uint32_t r = levels[index];
+  expect_within(run(name, Backend::Functional, budget(r)), r, "functional, R = " + std::to_string(r));
+  expect_within(run(name, Backend::Timing, budget(r)), r, "timing, R = " + std::to_string(r));
+}
+
+const char* const kLevelNames[] = {"demand", "upper", "lower", "full"};
+
+std::string test_name(const ::testing::TestParamInfo<Param>& info) {
+  return std::get<0>(info.param) + "_" + kLevelNames[std::get<1>(info.param)];
+}
+
+INSTANTIATE_TEST_SUITE_P(AllWorkloads, UnifiedWorkloads,
+                         ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
+                                            ::testing::Values(0u, 1u, 2u, 3u)),
+                         test_name);
 
 }  // namespace
 }  // namespace simtlm::test
