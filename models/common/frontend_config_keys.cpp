@@ -15,7 +15,8 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "(e.g. 'name.enabled=true; name.limit=4'). 'enabled' switches a pass on or off; other keys are "
                 "the pass's own. Unknown passes and keys are errors. Built-in passes: inline_calls, "
                 "layout_memory, analyze (required, no options). Passes of mechanisms are chosen by the "
-                "mechanism's own key instead (reorder_registers: gpu.sm.regfile.sharing_reorder).",
+                "mechanism's own key instead (reorder_registers: gpu.sm.regfile.sharing_reorder; relssp: "
+                "frontend.relssp.*; unified_alloc: frontend.unified_alloc.*).",
                 kDecision));
   t.push_back(E("frontend.relssp.placement", "exit", {"exit", "postdom", "opt"},
                 "Where the front end puts Jatala's relssp (release of the shared scratchpad region): exit = none "
