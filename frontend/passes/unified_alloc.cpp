@@ -107,8 +107,12 @@ KernelAllocation allocate_kernel(ir::Module& module, uint32_t fi, const UnifiedA
   k.kernel = fn.name;
   k.demand = fn.analysis.allocator_regs_per_thread;
   k.registers = k.demand;
+  // Another pass's per-instruction annotation would no longer match the
+  // rewritten kernel (frontend.passes can enable power_states by hand).
   if (!fn.annotations.empty())
-    throw Error(ErrorKind::Internal, "unified_alloc must run before passes that annotate '" + fn.name + "'");
+    throw Error(ErrorKind::Config, options.where + ": kernel '" + fn.name + "' was annotated by another pass (" +
+                                       fn.annotations.names().front() +
+                                       ") before the unified allocation rewrites it: combining them is not built");
   const uint32_t budget = colour_budget(options.registers);
   if (fn.analysis.phys_regs32 <= budget) return k;
   const SpillRewrite trial = [&](ir::Function& copy, const std::vector<uint32_t>& spilled) {

@@ -150,6 +150,25 @@ TEST(UnifiedAllocRun, ConfigurationMistakesAreRejectedNamingTheKeys) {
   expect_rejected({"frontend.unified_alloc.mode=fixed", "frontend.unified_alloc.registers=20",
                    "gpu.sm.smem.alloc_policy=sharing", "frontend.relssp.placement=opt"},
                   "frontend.relssp.placement");
+  // A pass that annotates, enabled by hand, cannot run before the rewrite.
+  {
+    auto cfg = std::make_shared<Config>();
+    cfg->apply_override("frontend.unified_alloc.mode=fixed");
+    cfg->apply_override("frontend.unified_alloc.registers=12");
+    cfg->apply_override("frontend.passes=power_states.enabled=true");
+    cfg->validate();
+    DeviceOptions o;
+    o.backend = Backend::Functional;
+    o.config = cfg;
+    Device dev(o);
+    try {
+      dev.load_module_string(test_data::ptx("kernels/register_pressure.ptx"), "pressure.ptx");
+      ADD_FAILURE() << "power_states before unified_alloc was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Config);
+      EXPECT_NE(std::string(e.what()).find("power_states"), std::string::npos) << e.what();
+    }
+  }
   Config bad;
   EXPECT_THROW(bad.apply_override("frontend.unified_alloc.mode=auto"), Error);  // not built
   EXPECT_THROW(bad.apply_override("frontend.unified_alloc.spill=shared"), Error);  // not built
