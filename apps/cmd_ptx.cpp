@@ -12,6 +12,7 @@
 #include "apps/occupancy_report.h"
 #include "apps/output_files.h"
 #include "apps/ptx_report.h"
+#include "apps/ptx_unified.h"
 #include "apps/ptxas_run.h"
 #include "apps/run_console.h"
 #include "apps/sim_options.h"
@@ -33,6 +34,7 @@ const char* kPtxUsage =
     "usage: simtlm ptx FILE.ptx [--kernel NAME] [--relssp opt|postdom|exit] [--print]\n"
     "       simtlm ptx FILE.ptx --occupancy --threads T [--kernel NAME] [--config FILE] [-p KEY=VALUE] [--json]\n"
     "       simtlm ptx FILE.ptx [--kernel NAME] --power-states W --print\n"
+    "       simtlm ptx FILE.ptx [--kernel NAME] --max-registers R [--spill local] --print\n"
     "       simtlm ptx FILE.ptx --kernel NAME --launch SPEC.json [options]\n"
     "\n"
     "Parses, validates and analyses a PTX file and prints every kernel and device\n"
@@ -55,6 +57,12 @@ const char* kPtxUsage =
     "instruction's operands, the state (ON, SLEEP, OFF) of its destination and first\n"
     "two register sources once it has accessed them, as the thesis's Fig. 4.3 shows\n"
     "(docs/greener.md).\n"
+    "\n"
+    "With --max-registers R --print, prints the module after the unified allocation\n"
+    "gave every kernel at most R registers per thread (6..255, counted as the\n"
+    "kernels' reported registers) and spilled the values that did not fit to local\n"
+    "memory: one comment line per kernel with its count before and after and what\n"
+    "was spilled, and the spill loads and stores marked (docs/unified-allocation.md).\n"
     "\n"
     "With --launch, runs the kernel as SPEC.json describes and prints the launch\n"
     "statistics. SPEC.json:\n"
@@ -160,6 +168,9 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
       ("relssp", po::value<std::string>()->value_name("PLACEMENT"),
        "place relssp: opt, postdom or exit (none), as frontend.relssp.placement")
       ("power-states", po::value<std::string>()->value_name("W"), "GREENER power states with threshold W (with --print)")
+      ("max-registers", po::value<std::string>()->value_name("R"),
+       "unified allocation: at most R registers per thread, the rest spilled (with --print)")
+      ("spill", po::value<std::string>()->value_name("TARGET"), "--max-registers: where spills go (local)")
       ("print", po::bool_switch(), "print the PTX after the front end's passes (with --power-states: annotated)");
   add_sim_options(desc);
   po::options_description all;
@@ -175,6 +186,16 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   const std::string file = vm["file"].as<std::string>();
   const std::string kernel = vm.count("kernel") ? vm["kernel"].as<std::string>() : "";
 
+  if (vm.count("max-registers") || vm.count("spill")) {
+    if (!vm.count("max-registers") || !vm["print"].as<bool>()) usage_error("--max-registers R and --print go together");
+    if (vm.count("power-states") || vm.count("relssp") || vm["occupancy"].as<bool>() || vm.count("launch"))
+      usage_error("--max-registers cannot be combined with --power-states, --relssp, --occupancy or --launch "
+                  "(use -p frontend.unified_alloc.mode=fixed with --launch)");
+    const uint64_t r = parse_uint(vm["max-registers"].as<std::string>(), "--max-registers", 6, 255);
+    const std::string spill = vm.count("spill") ? vm["spill"].as<std::string>() : "local";
+    if (spill != "local") usage_error("--spill '" + spill + "' is not local (shared-memory slots are not built yet)");
+    return print_unified_alloc(io, file, kernel, static_cast<uint32_t>(r), spill);
+  }
   if (vm.count("power-states")) {
     if (!vm["print"].as<bool>()) usage_error("--power-states W and --print go together");
     if (vm.count("relssp")) usage_error("--power-states and --relssp print one pass each: give one of them");

@@ -4,6 +4,7 @@
 
 #include "frontend/passes/power_states_pass.h"
 #include "frontend/passes/reorder_registers.h"
+#include "frontend/passes/unified_alloc.h"
 #include "simtlm/error.h"
 
 namespace simtlm::runtime {
@@ -49,6 +50,16 @@ frontend::PassPipeline pass_pipeline_from_config(const Config& config) {
     }
     options.enable(pass, true);
     options.set(pass, "window", std::to_string(config.u64("gpu.sm.regfile.power.window")));
+  }
+  // Unified allocation (Hayes & Zhang) likewise has keys of its own.
+  const char* unified = frontend::passes::kUnifiedAllocPass;
+  if (options.passes().count(unified))
+    throw Error(ErrorKind::Config, where + ": the pass '" + std::string(unified) +
+                                       "' is chosen by frontend.unified_alloc.mode, not here");
+  if (config.str("frontend.unified_alloc.mode") == "fixed") {
+    options.enable(unified, true);
+    options.set(unified, "registers", std::to_string(config.u64("frontend.unified_alloc.registers")));
+    options.set(unified, "spill", config.str("frontend.unified_alloc.spill"));
   }
   return frontend::PassPipeline(frontend::PassRegistry::global(), std::move(options));
 }

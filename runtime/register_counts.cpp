@@ -11,6 +11,9 @@ namespace {
 // The count and its source before the limit is applied.
 void choose_source(const std::string& file, ir::Function& fn, bool want_ptxas, const RegisterCountLookup& known) {
   ir::FunctionAnalysis& a = fn.analysis;
+  // The pass unified_alloc rewrote the kernel for its budget: its count is
+  // the one the spill code makes true (docs/unified-allocation.md).
+  if (a.regs_source == ir::RegisterCountSource::UnifiedAlloc) return;
   a.regs_per_thread = a.allocator_regs_per_thread;
   a.regs_source = ir::RegisterCountSource::Allocator;
   a.regs_source_detail = "gpu.sm.register_count_source = allocator";

@@ -12,6 +12,8 @@ const char* register_count_source_name(RegisterCountSource source) {
       return "ptxas";
     case RegisterCountSource::LaunchSpec:
       return "launch_spec";
+    case RegisterCountSource::UnifiedAlloc:
+      return "unified_alloc";
   }
   return "?";
 }

@@ -76,8 +76,9 @@ enum class RegisterCountSource : uint8_t {
   AllocatorFallback,  // our allocator's estimate: no ptxas count is known
   Ptxas,              // ptxas "Used N registers" (recorded, or run on the PTX)
   LaunchSpec,         // given with the launch (simtlm ptx --launch SPEC)
+  UnifiedAlloc,       // our allocator on the body rewritten by the pass unified_alloc (its budget R)
 };
-// "allocator", "allocator_fallback", "ptxas", "launch_spec".
+// "allocator", "allocator_fallback", "ptxas", "launch_spec", "unified_alloc".
 const char* register_count_source_name(RegisterCountSource source);
 
 // Per-function results of frontend/analysis, filled by analysis::analyze().

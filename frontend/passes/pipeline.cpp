@@ -11,6 +11,7 @@
 #include "frontend/passes/reorder_registers.h"
 #include "frontend/passes/relssp_placement.h"
 #include "frontend/passes/power_states_pass.h"
+#include "frontend/passes/unified_alloc.h"
 #include "simtlm/error.h"
 
 namespace simtlm::frontend {
@@ -122,6 +123,7 @@ void add_builtin_passes(PassRegistry& registry) {
   // analyses again (analyze clears the numbering reorder_registers sets).
   registry.add(passes::reorder_registers_pass());
   passes::add_power_states_pass(registry);  // GREENER (off by default)
+  passes::add_unified_alloc_pass(registry);  // Hayes & Zhang (off unless frontend.unified_alloc.mode asks)
 }
 
 PassPipeline::PassPipeline(const PassRegistry& registry, PassOptions options) : options_(std::move(options)) {

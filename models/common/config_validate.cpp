@@ -217,6 +217,23 @@ void Config::validate() const {
     }
   }
 
+
+  // ---- unified register/scratchpad allocation (frontend/passes/unified_alloc.h)
+  const bool unified_alloc_on = str("frontend.unified_alloc.mode") != "off";
+  const std::uint64_t budget = u64("frontend.unified_alloc.registers");
+  r.require(unified_alloc_on || budget == 0,
+            {"frontend.unified_alloc.registers", "frontend.unified_alloc.mode"},
+            "frontend.unified_alloc.registers is the budget of mode = fixed (set the mode, or leave it 0)");
+  r.require(!unified_alloc_on || (budget >= 6 && budget <= u64("gpu.sm.max_registers_per_thread")),
+            {"frontend.unified_alloc.registers", "frontend.unified_alloc.mode", "gpu.sm.max_registers_per_thread"},
+            "mode = fixed needs a budget from 6 (4 reserved + 2 for values) to gpu.sm.max_registers_per_thread");
+  r.require(!unified_alloc_on ||
+                (str("frontend.relssp.placement") == "exit" && str("frontend.relssp.layout") == "declared" &&
+                 !boolean("gpu.sm.regfile.sharing_reorder") && str("gpu.sm.regfile.power.policy") != "greener"),
+            {"frontend.unified_alloc.mode", "frontend.relssp.placement", "frontend.relssp.layout",
+             "gpu.sm.regfile.sharing_reorder", "gpu.sm.regfile.power.policy"},
+            "unified allocation rewrites kernels after the passes of relssp placement, register reordering and "
+            "GREENER would have annotated them: combining them is not built");
   // ---- register power states
   r.require(f64("gpu.sm.regfile.power.sleep_leakage_ratio") >= f64("gpu.sm.regfile.power.off_leakage_ratio"),
             {"gpu.sm.regfile.power.sleep_leakage_ratio", "gpu.sm.regfile.power.off_leakage_ratio"},

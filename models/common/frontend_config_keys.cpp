@@ -15,7 +15,8 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "(e.g. 'name.enabled=true; name.limit=4'). 'enabled' switches a pass on or off; other keys are "
                 "the pass's own. Unknown passes and keys are errors. Built-in passes: inline_calls, "
                 "layout_memory, analyze (required, no options). Passes of mechanisms are chosen by the "
-                "mechanism's own key instead (reorder_registers: gpu.sm.regfile.sharing_reorder).",
+                "mechanism's own key instead (reorder_registers: gpu.sm.regfile.sharing_reorder; relssp: "
+                "frontend.relssp.*; unified_alloc: frontend.unified_alloc.*).",
                 kDecision));
   t.push_back(E("frontend.relssp.placement", "exit", {"exit", "postdom", "opt"},
                 "Where the front end puts Jatala's relssp (release of the shared scratchpad region): exit = none "
@@ -28,6 +29,21 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "subset with the smallest access range (loops counted 1024 times) at the high offsets that form the "
                 "shared region of scratchpad sharing, the rest below. Needs gpu.sm.smem.alloc_policy = sharing.",
                 "Jatala thesis §3.2.1 (seed note 000 §2.9)"));
+  t.push_back(E("frontend.unified_alloc.mode", "off", {"off", "fixed"},
+                "Unified register/scratchpad allocation (docs/unified-allocation.md): off = kernels keep their "
+                "registers; fixed = every kernel gets at most frontend.unified_alloc.registers registers per "
+                "thread, the values that do not fit are spilled with real spill code (executed and timed), and CTA "
+                "admission uses the rewritten kernel's count. (The occupancy search 'auto' is not built yet.)",
+                "Hayes & Zhang ICS'14 §3.1 (seed note 001 §1.2)"));
+  t.push_back(U("frontend.unified_alloc.registers", 0, "registers per thread", 0, 255,
+                "The budget R with mode = fixed, in the units of the registers a kernel reports (our allocator's "
+                "colours + 4 reserved, rounded up to even); at least 6 and at most "
+                "gpu.sm.max_registers_per_thread. 0 with mode = off.",
+                "Hayes & Zhang ICS'14 §3.1 (seed note 001 §1.2, §5.5)"));
+  t.push_back(E("frontend.unified_alloc.spill", "local", {"local"},
+                "Where values that do not fit in the budget go with mode = fixed: local = the thread's local "
+                "memory (one slot per value, cached in the L1D). Shared-memory slots are not built yet.",
+                "Hayes & Zhang ICS'14 §3.2 (seed note 001 §1.2)"));
 }
 
 const Registration kFrontend(kRankFrontend, "frontend", &frontend_keys);

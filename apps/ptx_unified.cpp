@@ -1,0 +1,55 @@
+#include "apps/ptx_unified.h"
+
+#include <cstdio>
+#include <ostream>
+
+#include "frontend/ir/printer.h"
+#include "frontend/load.h"
+#include "frontend/passes/spill_code.h"
+#include "frontend/passes/static_metrics.h"
+#include "frontend/passes/unified_alloc.h"
+#include "runtime/launch_checks.h"
+
+namespace simtlm::cli {
+
+namespace {
+
+std::string spill_comment(const ir::Function& f, uint32_t pc) {
+  const auto* marks = f.annotations.find<uint8_t>(frontend::passes::kUnifiedAllocColumn);
+  if (marks == nullptr) return "";
+  switch ((*marks)[pc]) {
+    case frontend::passes::kInsertedSpillLoad: return "unified_alloc: spill load";
+    case frontend::passes::kInsertedSpillStore: return "unified_alloc: spill store";
+    case frontend::passes::kInsertedSpillSetup: return "unified_alloc: slot pointer";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+int print_unified_alloc(Io& io, const std::string& file, const std::string& kernel, uint32_t registers,
+                        const std::string& spill) {
+  frontend::PassOptions options("--max-registers");
+  options.enable(frontend::passes::kUnifiedAllocPass, true);
+  options.set(frontend::passes::kUnifiedAllocPass, "registers", std::to_string(registers));
+  options.set(frontend::passes::kUnifiedAllocPass, "spill", spill);
+  auto module = frontend::load_ptx_file(file, frontend::PassPipeline(frontend::PassRegistry::global(), options));
+  if (!kernel.empty()) runtime::find_kernel(*module, kernel);  // throws, listing the kernels
+  for (const ir::Function& f : module->functions) {
+    if (!f.is_entry || !f.rejected.empty() || (!kernel.empty() && f.name != kernel)) continue;
+    io.out << "// " << f.analysis.regs_source_detail << "\n";
+    // The inputs of the seed's CI_pred for the rewritten kernel (Eq. 1).
+    const frontend::passes::InstructionMix mix = frontend::passes::instruction_mix(f);
+    const double ad = frontend::passes::average_dispatch_interval(f);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "// kernel %s: AD_int %.2f, COMPUTE_inst %u, MEM_inst %u, CI_pred (MAX_cmratio %.0f) %s\n",
+                  f.name.c_str(), ad, mix.compute, mix.memory, frontend::passes::kMaxCmRatio,
+                  frontend::passes::computation_interleaving(mix, ad) ? "true" : "false");
+    io.out << line;
+  }
+  io.out << ir::print_module(*module, spill_comment);
+  return kExitOk;
+}
+
+}  // namespace simtlm::cli

@@ -1,0 +1,161 @@
+// Memory-slot assignment (see slot_colouring.h).
+#include "frontend/passes/slot_colouring.h"
+
+#include <algorithm>
+#include <map>
+
+namespace simtlm::frontend::passes {
+
+SlotGraph SlotGraph::from_live_sets(uint32_t n, const std::vector<std::vector<uint32_t>>& live_sets) {
+  SlotGraph g;
+  g.adj.resize(n);
+  for (const auto& set : live_sets)
+    for (size_t i = 0; i < set.size(); ++i)
+      for (size_t j = i + 1; j < set.size(); ++j) {
+        if (set[i] == set[j]) continue;
+        g.adj[set[i]].push_back(set[j]);
+        g.adj[set[j]].push_back(set[i]);
+      }
+  for (auto& a : g.adj) {
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+  }
+  return g;
+}
+
+uint32_t max_live(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<char>& member) {
+  uint32_t best = 0;
+  for (const auto& set : live_sets) {
+    uint32_t n = 0;
+    for (uint32_t v : set) n += v < member.size() && member[v] ? 1 : 0;
+    best = std::max(best, n);
+  }
+  return best;
+}
+
+PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<uint32_t>& candidates,
+                           uint32_t slots) {
+  uint32_t n = 0;
+  for (uint32_t v : candidates) n = std::max(n, v + 1);
+  for (const auto& set : live_sets)
+    for (uint32_t v : set) n = std::max(n, v + 1);
+  std::vector<char> member(n, 0);
+  for (uint32_t v : candidates) member[v] = 1;
+  PruneResult r;
+  r.max_live_before = max_live(live_sets, member);
+  // Steps 1-2: the over-limit live sets and each variable's occurrences in them.
+  std::vector<uint32_t> occurrences(n, 0);
+  for (const auto& set : live_sets) {
+    uint32_t size = 0;
+    for (uint32_t v : set) size += member[v] ? 1 : 0;
+    if (size <= slots) continue;
+    for (uint32_t v : set)
+      if (member[v]) ++occurrences[v];
+  }
+  // Step 3: eliminate the most frequent until the largest live set fits.
+  while (max_live(live_sets, member) > slots) {
+    uint32_t pick = n;
+    for (uint32_t v : candidates) {
+      if (!member[v]) continue;
+      if (pick == n || occurrences[v] > occurrences[pick]) pick = v;
+    }
+    member[pick] = 0;
+    r.pruned.push_back(pick);
+  }
+  for (uint32_t v : candidates)
+    if (member[v]) r.kept.push_back(v);
+  r.max_live_after = max_live(live_sets, member);
+  return r;
+}
+
+namespace {
+
+std::vector<uint32_t> visiting_order(const SlotGraph& g, const std::vector<uint32_t>& nodes, SlotOrder order) {
+  const size_t n = g.adj.size();
+  std::vector<char> in(n, 0);
+  for (uint32_t v : nodes) in[v] = 1;
+  std::vector<uint32_t> degree(n, 0);
+  for (uint32_t v : nodes)
+    for (uint32_t u : g.adj[v]) degree[v] += in[u];
+  std::vector<uint32_t> out;
+  if (order == SlotOrder::Degree) {
+    out = nodes;
+    std::stable_sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+      return degree[a] != degree[b] ? degree[a] > degree[b] : a < b;
+    });
+    return out;
+  }
+  // Maximum cardinality search: O(n^2), fine for the few spilled values.
+  std::vector<uint32_t> weight(n, 0);
+  std::vector<char> done(n, 0);
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    uint32_t pick = static_cast<uint32_t>(n);
+    for (uint32_t v : nodes) {
+      if (done[v]) continue;
+      if (pick == n || weight[v] > weight[pick] || (weight[v] == weight[pick] && degree[v] > degree[pick]) ||
+          (weight[v] == weight[pick] && degree[v] == degree[pick] && v < pick))
+        pick = v;
+    }
+    done[pick] = 1;
+    out.push_back(pick);
+    for (uint32_t u : g.adj[pick])
+      if (in[u] && !done[u]) ++weight[u];
+  }
+  return out;
+}
+
+}  // namespace
+
+SlotColouring colour_slots(const SlotGraph& g, const std::vector<uint32_t>& nodes, uint32_t budget, SlotOrder order) {
+  SlotColouring c;
+  c.slot.assign(g.adj.size(), kLocalSlot);
+  std::vector<char> opened;  // slots given to some variable so far
+  std::vector<char> busy;
+  for (uint32_t v : visiting_order(g, nodes, order)) {
+    busy.assign(opened.size() + 1, 0);
+    for (uint32_t u : g.adj[v])
+      if (c.slot[u] != kLocalSlot && static_cast<size_t>(c.slot[u]) < busy.size()) busy[c.slot[u]] = 1;
+    int32_t chosen = kLocalSlot;
+    for (size_t s = 0; s < opened.size() && chosen == kLocalSlot; ++s)  // reuse first
+      if (opened[s] && !busy[s]) chosen = static_cast<int32_t>(s);
+    if (chosen == kLocalSlot && opened.size() < budget) {
+      chosen = static_cast<int32_t>(opened.size());
+      opened.push_back(1);
+    }
+    if (chosen == kLocalSlot) ++c.demoted;
+    c.slot[v] = chosen;
+  }
+  c.slots_used = static_cast<uint32_t>(opened.size());
+  return c;
+}
+
+UnifiedPlacement place_unified(const std::vector<std::vector<uint32_t>>& live_sets, uint32_t n, uint32_t registers,
+                               uint32_t smem_slots, SlotOrder order) {
+  const SlotGraph g = SlotGraph::from_live_sets(n, live_sets);
+  UnifiedPlacement p;
+  p.where.assign(n, Location::Local);
+  p.index.assign(n, -1);
+  std::vector<uint32_t> all(n);
+  for (uint32_t v = 0; v < n; ++v) all[v] = v;
+  const SlotColouring regs = colour_slots(g, all, registers, order);
+  std::vector<uint32_t> rest;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (regs.slot[v] != kLocalSlot) {
+      p.where[v] = Location::Register;
+      p.index[v] = regs.slot[v];
+    } else {
+      rest.push_back(v);
+    }
+  }
+  const PruneResult pruned = prune_to_slots(live_sets, rest, smem_slots);
+  const SlotColouring smem = colour_slots(g, pruned.kept, pruned.max_live_after, order);
+  for (uint32_t v : pruned.kept) {
+    if (smem.slot[v] == kLocalSlot) continue;
+    p.where[v] = Location::SharedSlot;
+    p.index[v] = smem.slot[v];
+  }
+  for (uint32_t v = 0; v < n; ++v) p.locals += p.where[v] == Location::Local ? 1 : 0;
+  return p;
+}
+
+}  // namespace simtlm::frontend::passes

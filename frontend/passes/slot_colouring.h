@@ -1,0 +1,77 @@
+// Memory-slot assignment of the unified on-chip allocation (seed note 001
+// §1.2, §1.4, §1.5): spilled values share a slot when they never live at
+// the same time, so a kernel's per-thread spill space is the number of
+// slots its colouring needs, not the number of spilled values.
+//
+//   prune_to_slots   §1.4 Steps 1-4 for one procedure (calls are inlined, so
+//                    every composition instruction is one instruction): the
+//                    over-limit points are those whose live set exceeds the
+//                    N slots; while the largest live set exceeds N, one
+//                    variable leaves for local memory. Priority (decision,
+//                    docs/unified-allocation.md): the variable in the most
+//                    over-limit live sets leaves first (ties: lowest id),
+//                    counted once before the loop as Step 3 says. The seed's
+//                    "lowest priority ... frequency" read the other way
+//                    (fewest occurrences first) keeps 2 values out of shared
+//                    memory in its own Fig. 2, where 1 is the optimum it
+//                    states.
+//   colour_slots     §1.5: greedy colouring within a budget, reusing a slot
+//                    already given to some variable before opening a new one
+//                    (lowest index first); a variable with no free slot is
+//                    demoted to local memory. Order (decision): maximum
+//                    cardinality search (the variable with the most coloured
+//                    neighbours next; ties by degree, then id), which is
+//                    optimal on chordal graphs, so that the seed's claim
+//                    "chordal graph -> no spills" holds; `Degree` is the
+//                    seed's highest-degree-first order.
+//   place_unified    §1.2 / Fig. 2: registers first (colour_slots with R
+//                    colours over all variables), then shared-memory slots
+//                    for the rest (prune, colour), the remainder local.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace simtlm::frontend::passes {
+
+// Variables are 0..n-1; adjacency lists are symmetric without self-loops.
+struct SlotGraph {
+  std::vector<std::vector<uint32_t>> adj;
+  // The edges of "both live at one point", from a list of live sets.
+  static SlotGraph from_live_sets(uint32_t n, const std::vector<std::vector<uint32_t>>& live_sets);
+};
+
+// Largest live set restricted to `member` (per variable).
+uint32_t max_live(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<char>& member);
+
+struct PruneResult {
+  std::vector<uint32_t> kept;    // candidates for slots, ascending
+  std::vector<uint32_t> pruned;  // to local memory, in the order eliminated
+  uint32_t max_live_before = 0, max_live_after = 0;
+};
+// `candidates` (ascending ids) are the variables the live sets are about.
+PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets,
+                           const std::vector<uint32_t>& candidates, uint32_t slots);
+
+inline constexpr int32_t kLocalSlot = -1;
+enum class SlotOrder : uint8_t { MaxCardinality, Degree };
+
+struct SlotColouring {
+  std::vector<int32_t> slot;  // per variable of the graph: slot index, or kLocalSlot (also for non-nodes)
+  uint32_t slots_used = 0;
+  uint32_t demoted = 0;       // nodes that found no slot within the budget
+};
+// Colours `nodes` of `g` with at most `budget` slots (0xFFFFFFFF: unbounded).
+SlotColouring colour_slots(const SlotGraph& g, const std::vector<uint32_t>& nodes, uint32_t budget,
+                           SlotOrder order = SlotOrder::MaxCardinality);
+
+enum class Location : uint8_t { Register, SharedSlot, Local };
+struct UnifiedPlacement {
+  std::vector<Location> where;
+  std::vector<int32_t> index;  // register or shared slot number; -1 for local
+  uint32_t locals = 0;
+};
+UnifiedPlacement place_unified(const std::vector<std::vector<uint32_t>>& live_sets, uint32_t n, uint32_t registers,
+                               uint32_t smem_slots, SlotOrder order = SlotOrder::MaxCardinality);
+
+}  // namespace simtlm::frontend::passes

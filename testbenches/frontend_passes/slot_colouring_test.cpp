@@ -1,0 +1,105 @@
+// Slot assignment of the unified allocation (frontend/passes/slot_colouring.h):
+// the seed's Fig. 2 example and its invariants (seed note 001 §1.2, §6 items
+// 1, 2, 4, 5, 6 and 14).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "frontend/passes/slot_colouring.h"
+
+namespace simtlm::frontend::passes {
+namespace {
+
+// Fig. 2(a) as the seed note reconstructs it (v1..v5 are 0..4): v1-v2
+// adjacent; v3, v4, v5 each adjacent to v1 and v2; v4 adjacent to v3 and v5;
+// v3 and v5 not adjacent. Two program points realise exactly these edges.
+const std::vector<std::vector<uint32_t>> kFig2 = {{0, 1, 2, 3}, {0, 1, 3, 4}};
+
+TEST(SlotColouring, Figure2TwoRegistersOneSharedSlotLeaveOneVariableInLocalMemory) {
+  const UnifiedPlacement p = place_unified(kFig2, 5, 2, 1);
+  EXPECT_EQ(p.locals, 1u);  // "The minimal number of variables to be stored in local memory is 1"
+  EXPECT_EQ(p.where[0], Location::Register);  // (b) v1 -> r1
+  EXPECT_EQ(p.where[1], Location::Register);  //     v2 -> r2
+  EXPECT_NE(p.index[0], p.index[1]);
+  EXPECT_EQ(p.where[2], Location::SharedSlot);  // (c) v3 and v5 share s1 (the note's reading of the typo)
+  EXPECT_EQ(p.where[4], Location::SharedSlot);
+  EXPECT_EQ(p.index[2], p.index[4]);
+  EXPECT_EQ(p.where[3], Location::Local);  // v4 stays in local memory
+}
+
+TEST(SlotColouring, TheOtherReadingOfThePriorityIsWorseOnFigure2) {
+  // Pruning v3 and v5 (fewest occurrences) would leave two locals; ours
+  // prunes v4, which is in both over-limit live sets.
+  const PruneResult r = prune_to_slots({{2, 3}, {3, 4}}, {2, 3, 4}, 1);
+  EXPECT_EQ(r.pruned, std::vector<uint32_t>({3}));
+  EXPECT_EQ(r.kept, std::vector<uint32_t>({2, 4}));
+  EXPECT_EQ(r.max_live_before, 2u);
+  EXPECT_EQ(r.max_live_after, 1u);
+}
+
+// Random live sets: §6 items 1, 2, 4, 5.
+TEST(SlotColouring, PruningAndColouringInvariantsOnRandomLiveSets) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const uint32_t n = 2 + rng() % 14, points = 1 + rng() % 12, slots = rng() % 6;
+    std::vector<std::vector<uint32_t>> sets(points);
+    for (auto& s : sets)
+      for (uint32_t v = 0; v < n; ++v)
+        if (rng() % 3 == 0) s.push_back(v);
+    std::vector<uint32_t> candidates;
+    for (uint32_t v = 0; v < n; ++v) candidates.push_back(v);
+    const PruneResult r = prune_to_slots(sets, candidates, slots);
+    EXPECT_LE(r.max_live_after, slots);                                         // item 4
+    EXPECT_GE(r.pruned.size() + slots, static_cast<size_t>(r.max_live_before));  // item 4
+    EXPECT_EQ(r.kept.size() + r.pruned.size(), candidates.size());               // item 1
+    const SlotGraph g = SlotGraph::from_live_sets(n, sets);
+    for (SlotOrder order : {SlotOrder::MaxCardinality, SlotOrder::Degree}) {
+      const SlotColouring c = colour_slots(g, r.kept, r.max_live_after, order);
+      EXPECT_LE(c.slots_used, r.max_live_after);  // item 5
+      uint32_t demoted = 0;
+      for (uint32_t v : r.kept) {
+        if (c.slot[v] == kLocalSlot) {
+          ++demoted;  // demoted, never dropped
+          continue;
+        }
+        for (uint32_t u : g.adj[v]) EXPECT_NE(c.slot[u], c.slot[v]) << "adjacent variables share a slot";  // item 2
+      }
+      EXPECT_EQ(demoted, c.demoted);
+    }
+  }
+}
+
+// §6 item 6: live ranges of straight-line code are intervals, whose
+// interference graphs are chordal: colouring within max-live demotes nothing.
+TEST(SlotColouring, ChordalGraphsNeedNoDemotion) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 300; ++trial) {
+    const uint32_t n = 1 + rng() % 20, points = 30;
+    std::vector<std::vector<uint32_t>> sets(points);
+    for (uint32_t v = 0; v < n; ++v) {
+      const uint32_t a = rng() % points, b = a + rng() % (points - a);
+      for (uint32_t p = a; p <= b; ++p) sets[p].push_back(v);
+    }
+    std::vector<char> all(n, 1);
+    const uint32_t live = max_live(sets, all);
+    std::vector<uint32_t> nodes;
+    for (uint32_t v = 0; v < n; ++v) nodes.push_back(v);
+    const SlotColouring c = colour_slots(SlotGraph::from_live_sets(n, sets), nodes, live);
+    EXPECT_EQ(c.demoted, 0u) << "trial " << trial;
+    EXPECT_EQ(c.slots_used, live);
+  }
+}
+
+TEST(SlotColouring, ASlotAlreadyUsedIsReusedBeforeANewOne) {
+  // 0-1 adjacent, 2 adjacent to 1 only: 2 takes 0's slot, not a third.
+  const SlotGraph g = SlotGraph::from_live_sets(3, {{0, 1}, {1, 2}});
+  const SlotColouring c = colour_slots(g, {0, 1, 2}, 0xFFFFFFFFu, SlotOrder::Degree);
+  EXPECT_EQ(c.slots_used, 2u);
+  EXPECT_EQ(c.slot[0], c.slot[2]);
+  EXPECT_NE(c.slot[0], c.slot[1]);
+}
+
+}  // namespace
+}  // namespace simtlm::frontend::passes
