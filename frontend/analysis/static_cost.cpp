@@ -177,7 +177,7 @@ std::vector<uint64_t> block_multipliers(const Cfg& cfg, const LoopInfo& loops,
   std::vector<uint64_t> out(cfg.num_blocks(), 1);
   for (uint32_t b = 0; b < cfg.num_blocks(); ++b)
     for (uint32_t l = loops.innermost(b); l != LoopInfo::kNoLoop; l = loops.loops()[l].parent)
-      out[b] = saturating_mul(out[b], trips[l].value_or(unknown_iterations));
+      out[b] = saturating_mul(out[b], l < trips.size() && trips[l] ? *trips[l] : unknown_iterations);
   return out;
 }
 

@@ -37,7 +37,7 @@ uint64_t saturating_mul(uint64_t a, uint64_t b);
 
 // Per block: how many times one pass through the kernel executes it on the
 // static estimate, the product of its enclosing loops' trip counts (a loop
-// without a constant count counts `unknown_iterations`).
+// without a constant count, or beyond `trips`, counts `unknown_iterations`).
 std::vector<uint64_t> block_multipliers(const Cfg& cfg, const LoopInfo& loops,
                                         const std::vector<std::optional<uint64_t>>& trips,
                                         uint64_t unknown_iterations);

@@ -65,6 +65,7 @@ bool is_memory(const ir::Instruction& i) {
 
 SharedVariableUse shared_variable_use(const ir::Module& module, const ir::Function& fn) {
   SharedVariableUse use;
+  if (const auto& a = fn.analysis.analyses) use.trips = analysis::constant_trip_counts(fn, a->cfg, a->dominators, a->loops);
   std::vector<int> index(module.vars.size(), -1);  // Module::vars -> bit, for every .shared variable
   std::vector<uint32_t> all_shared;
   for (uint32_t v = 0; v < module.vars.size() && v < fn.var_offsets.size(); ++v) {
@@ -140,8 +141,7 @@ uint64_t access_range_cost(const ir::Function& fn, const SharedVariableUse& use,
       for (uint32_t pc = cfg.first_inst(b); pc < cfg.end_inst(b); ++pc)
         if (use.by_inst[k][pc]) p.access[k][b] = true;
   const AccessRangeFlags acc = access_range(p, subset);
-  const std::vector<uint64_t> times = analysis::block_multipliers(
-      cfg, a.loops, analysis::constant_trip_counts(fn, cfg, a.dominators, a.loops), loop_iterations);
+  const std::vector<uint64_t> times = analysis::block_multipliers(cfg, a.loops, use.trips, loop_iterations);
   // Instructions in range per block: a point is in range when something of S
   // was accessed before it (or at it) and will be after it (or at it).
   std::vector<uint64_t> weight(nb, 0);

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "frontend/ir/module.h"
@@ -48,6 +49,9 @@ struct SharedVariableUse {
   std::vector<std::vector<bool>> by_inst;  // [k][pc]: instruction pc may access vars[k]
   std::vector<bool> other;                 // [pc]: may access shared memory that is none of vars
                                            // (dynamic shared memory, an address of unknown origin)
+  // Constant trip count per loop (analysis/static_cost.h), found once for
+  // every subset's cost.
+  std::vector<std::optional<uint64_t>> trips;
 };
 SharedVariableUse shared_variable_use(const ir::Module& module, const ir::Function& fn);
 
