@@ -4,8 +4,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 namespace simtlm::cli {
 
@@ -47,7 +49,11 @@ class StandInFile {
     std::fclose(in);
     const std::string replaced = spu_stand_ins(text);
     if (replaced.empty()) return;
-    char name[] = "/tmp/simtlm-ptxas-XXXXXX.ptx";
+    // In the system's temporary directory (TMPDIR honoured), not a fixed path.
+    const std::string pattern = (std::filesystem::temp_directory_path() / "simtlm-ptxas-XXXXXX.ptx").string();
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    char* name = buffer.data();
     const int fd = mkstemps(name, 4);
     if (fd < 0) return;
     const bool ok = write(fd, replaced.data(), replaced.size()) == static_cast<ssize_t>(replaced.size());
