@@ -85,7 +85,7 @@ void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
       set_wants_fetch(slot, false);
       continue;
     }
-    if ((fetched_schedulers >> w.scheduler) & 1u) continue;
+    if (sent != 0 && ((fetched_schedulers >> w.scheduler) & 1u)) continue;  // only after a first fetch
     const KernelTiming& timing = *w.timing;
     const uint32_t pc = w.pc;
     const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
