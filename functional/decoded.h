@@ -63,6 +63,11 @@ struct AddrOperand {
   bool has_reg = false;
   uint32_t reg_off = 0;   // reg * W
   uint64_t disp = 0;      // added (two's complement) to the register value, or the constant
+  // A 32-bit register addressing a 32-bit window (shared, local, param): the
+  // sum wraps at 32 bits as on hardware ([%r + 4] with %r = 0xfffffffc is
+  // address 0). Applied only where the 64-bit sum is out of bounds, so the
+  // common in-bounds path does no extra work.
+  bool wrap32 = false;
 };
 
 inline constexpr int32_t kNoDst = -1;

@@ -121,6 +121,47 @@ void resolve_generic(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchCon
   }
 }
 
+// A 32-bit address register's sum wraps at 32 bits (AddrOperand::wrap32). The
+// 64-bit sums were out of range: reduce them and recompute the range.
+// Alignment is unchanged by the wrap, so `misaligned` stays valid.
+__attribute__((noinline, cold)) void wrap_to_32_bits(uint64_t exec, uint64_t* addrs, uint64_t& lo,
+                                                     uint64_t& hi) {
+  lo = ~0ull;
+  hi = 0;
+  for (uint64_t m = exec; m; m &= m - 1) {
+    const unsigned l = first_lane(m);
+    addrs[l] &= 0xffffffffull;
+    lo = std::min(lo, addrs[l]);
+    hi = std::max(hi, addrs[l]);
+  }
+}
+
+// The fast paths' wrap: the lanes of `bad` whose 32-bit address is in bounds
+// and aligned get it; the lanes still bad are returned.
+__attribute__((noinline, cold)) uint64_t wrap_bad_lanes_to_32_bits(uint64_t bad, uint64_t* addrs, uint64_t limit,
+                                                                   uint64_t reject) {
+  for (uint64_t m = bad; m; m &= m - 1) {
+    const unsigned l = first_lane(m);
+    const uint64_t w = addrs[l] & 0xffffffffull;
+    if (w <= limit && (w & reject) == 0) {
+      addrs[l] = w;
+      bad &= ~(1ull << l);
+    }
+  }
+  return bad;
+}
+
+// The load fast path's wrap of one lane: reads it and returns true when its
+// 32-bit address is in bounds and aligned (AddrOperand::wrap32).
+template <unsigned E, bool PerThread>
+__attribute__((noinline, cold)) bool read_wrapped_lane(unsigned l, uint64_t* addrs, uint64_t* out, const uint8_t* hbase,
+                                                       uint64_t size, uint64_t limit, uint64_t reject) {
+  if (size < E || wrap_bad_lanes_to_32_bits(1ull << l, addrs, limit, reject) != 0) return false;
+  out[l] = read_le(hbase + (PerThread ? l * size : 0) + addrs[l], E);
+  return true;
+}
+
+
 // Computes every executing lane's address (recorded in the warp's record),
 // checks alignment and bounds, and says where the bytes are. Throws on the
 // first bad lane (in lane order) before anything is accessed.
@@ -146,6 +187,7 @@ Resolved resolve(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchContext
       hi = a > hi ? a : hi;
       misaligned |= a;
     }
+    if (d.addr.wrap32 && (hi >> 32) != 0) wrap_to_32_bits(exec, addrs, lo, hi);
   } else {
     for (uint64_t m = exec; m; m &= m - 1) addrs[first_lane(m)] = disp;
     lo = hi = misaligned = disp;
@@ -378,7 +420,12 @@ void load_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchCo
   auto lane = [&](unsigned l) {
     const uint64_t a = base[l] + disp;
     addrs[l] = a;
-    if (__builtin_expect((a > limit) | ((a & reject) != 0), 0)) bad(l, a);
+    if (__builtin_expect((a > limit) | ((a & reject) != 0), 0)) {
+      // Only the locals' values go to the wrap, so none escapes and the loop
+      // keeps them in registers; `bad` never returns.
+      if (!d.addr.wrap32 || !read_wrapped_lane<E, PerThread>(l, addrs, out, hbase, size, limit, reject)) bad(l, a);
+      return;
+    }
     out[l] = read_le(hbase + (PerThread ? l * size : 0) + a, E);
   };
   if (__builtin_expect(size < E, 0) && exec != 0) bad(first_lane(exec), base[first_lane(exec)] + disp);
@@ -460,6 +507,7 @@ void store_buffer_fast(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchC
     }
   }
   if (size < E) bad = exec;  // no element fits (no limit can reject address 0)
+  else if (bad && d.addr.wrap32) bad = wrap_bad_lanes_to_32_bits(bad, addrs, limit, reject);
   if (bad) {
     const unsigned l = first_lane(bad);
     const uint64_t a = addrs[l];

@@ -221,6 +221,8 @@ AddrOperand LaunchContext::make_addr(const ir::Operand& op, const ir::Instructio
       a.has_reg = true;
       a.reg_off = op.reg * warp_size_;
       a.disp = static_cast<uint64_t>(disp);
+      a.wrap32 = ir::type_size(kernel_->regs.at(op.reg).type) == 4 &&
+                 (space == StateSpace::Shared || space == StateSpace::Local || space == StateSpace::Param);
       return a;
     case OperandKind::None:
       a.disp = static_cast<uint64_t>(op.kind == OperandKind::Imm ? static_cast<int64_t>(op.imm) : disp);

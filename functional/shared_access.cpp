@@ -26,6 +26,7 @@ bool shared_access_range(const LaunchContext& ctx, const Warp& warp, uint32_t pc
   for (uint64_t m = exec; m; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
     uint64_t a = (base ? base[l] : 0) + d.addr.disp;
+    if (d.addr.wrap32) a &= 0xffffffffull;  // a no-op in bounds; see AddrOperand
     if (d.space == ir::StateSpace::Generic) {
       if (a - kSharedWindowBase >= kWindowSize) continue;
       a -= kSharedWindowBase;

@@ -264,6 +264,69 @@ TEST(SimtFaults, LocalOverflowAndMisalignment) {
 }
 
 
+// A 32-bit address register's sum wraps at 32 bits in the 32-bit windows, as
+// on hardware: nvcc addresses a neighbour as [%r + 4] with %r 4 bytes before
+// the element, which at a shared array's first element is 0xfffffffc. Scalar
+// (fast path) and vector (general path) accesses, shared and local; a 64-bit
+// register does not wrap, and a wrapped address beyond the buffer still faults.
+TEST(SimtMemory, ThirtyTwoBitAddressRegistersWrap) {
+  const std::string ptx = R"(.version 7.0
+.target sm_50
+.address_size 64
+.shared .align 8 .b8 buf[16];
+.visible .entry wrap(.param .u64 out, .param .u32 extra)
+{
+  .reg .u32 %r<12>;
+  .reg .u64 %rd<3>;
+  .local .align 8 .b8 frame[16];
+  mov.u32 %r0, buf;
+  sub.u32 %r1, %r0, 4;
+  ld.param.u32 %r9, [extra];
+  add.u32 %r10, %r1, %r9;
+  mov.u32 %r2, 11;
+  mov.u32 %r3, 22;
+  st.shared.u32 [%r1+4], %r2;
+  st.shared.u32 [%r1+8], %r3;
+  ld.shared.u32 %r4, [%r1+8];
+  ld.shared.v2.u32 {%r5, %r6}, [%r1+4];
+  mov.u32 %r11, frame;
+  sub.u32 %r11, %r11, 4;
+  st.local.u32 [%r11+12], %r3;
+  ld.local.u32 %r7, [%r11+12];
+  atom.shared.add.u32 %r8, [%r10+4], 1;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.v4.u32 [%rd2], {%r4, %r5, %r6, %r7};
+  ret;
+}
+.visible .entry nowrap64()
+{
+  .reg .u64 %rd<3>;
+  .reg .u32 %r<2>;
+  mov.u64 %rd1, 4294967292;
+  mov.u32 %r1, 5;
+  st.shared.u32 [%rd1+4], %r1;
+  ret;
+}
+)";
+  Harness h(ptx);
+  const uint64_t out = h.alloc(16);
+  h.run("wrap", dim(1), dim(1), Args().add(out).add(uint32_t{0}));
+  const auto o = h.download<uint32_t>(out, 4);
+  EXPECT_EQ(o[0], 22u);  // buf[1], written through 0xfffffffc + 8
+  EXPECT_EQ(o[1], 11u);  // buf[0] by the vector load
+  EXPECT_EQ(o[2], 22u);
+  EXPECT_EQ(o[3], 22u);  // frame[2]
+  // 0xfffffffc + 16 + 4 wraps to 20: still beyond the 16-byte array.
+  std::string msg = expect_error(ErrorKind::Fault, [&] {
+    h.run("wrap", dim(1), dim(1), Args().add(out).add(uint32_t{16}));
+  });
+  EXPECT_NE(msg.find("out-of-bounds shared atom"), std::string::npos) << msg;
+  msg = expect_error(ErrorKind::Fault, [&] { h.run("nowrap64", dim(1), dim(32), Args()); });
+  EXPECT_NE(msg.find("out-of-bounds shared store of 4 bytes at address 0x100000000"), std::string::npos) << msg;
+}
+
+
 // A kernel without shared memory that touches shared address 0: no limit of
 // the fast path could reject address 0, so it read and wrote past an empty
 // buffer (a segmentation fault) before the size check moved out of the loop.
