@@ -10,7 +10,9 @@
 // workload's own shared memory, the rest local; test names end in _shared).
 // Test names end in the level (demand, upper, lower, full); a workload whose
 // demand is at most the full-occupancy count has one level and skips the
-// others. Slow (label `slow`).
+// others. The level `auto` is mode = auto with MAX_cmratio 1, so that the
+// search transforms every concurrency-bound kernel (at 200 it transforms
+// none of ours, docs/studies/unified.md). Slow (label `slow`).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -88,6 +90,8 @@ std::vector<uint32_t> levels_of(const std::string& name) {
   return out;
 }
 
+constexpr unsigned kAutoLevel = 4;
+
 // (workload, level index, spill target): one timing device per process, so
 // one level per test.
 using Param = std::tuple<std::string, unsigned, std::string>;
@@ -95,6 +99,15 @@ class UnifiedWorkloads : public ::testing::TestWithParam<Param> {};
 
 TEST_P(UnifiedWorkloads, PassesItsCheckOnBothBackends) {
   const auto& [name, index, spill] = GetParam();
+  if (index == kAutoLevel) {
+    const std::vector<std::string> overrides = {"frontend.unified_alloc.mode=auto",
+                                                "frontend.unified_alloc.max_cmratio=1",
+                                                "frontend.unified_alloc.spill=" + spill};
+    const uint32_t demand = levels_of(name).front();
+    expect_within(run(name, Backend::Functional, overrides), demand, "functional, auto, spill = " + spill);
+    expect_within(run(name, Backend::Timing, overrides), demand, "timing, auto, spill = " + spill);
+    return;
+  }
   const std::vector<uint32_t> levels = levels_of(name);
   if (index >= levels.size()) GTEST_SKIP() << name << " has " << levels.size() << " distinct level(s)";
   const uint32_t r = levels[index];
@@ -103,7 +116,7 @@ TEST_P(UnifiedWorkloads, PassesItsCheckOnBothBackends) {
   expect_within(run(name, Backend::Timing, budget(r, spill)), r, "timing, " + what);
 }
 
-const char* const kLevelNames[] = {"demand", "upper", "lower", "full"};
+const char* const kLevelNames[] = {"demand", "upper", "lower", "full", "auto"};
 
 std::string test_name(const ::testing::TestParamInfo<Param>& info) {
   const std::string& spill = std::get<2>(info.param);
@@ -112,7 +125,7 @@ std::string test_name(const ::testing::TestParamInfo<Param>& info) {
 
 INSTANTIATE_TEST_SUITE_P(AllWorkloads, UnifiedWorkloads,
                          ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
-                                            ::testing::Values(0u, 1u, 2u, 3u),
+                                            ::testing::Values(0u, 1u, 2u, 3u, kAutoLevel),
                                             ::testing::Values(std::string("local"), std::string("shared"))),
                          test_name);
 
