@@ -16,7 +16,7 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "the pass's own. Unknown passes and keys are errors. Built-in passes: inline_calls, "
                 "layout_memory, analyze (required, no options). Passes of mechanisms are chosen by the "
                 "mechanism's own key instead (reorder_registers: gpu.sm.regfile.sharing_reorder; relssp: "
-                "frontend.relssp.*; unified_alloc: frontend.unified_alloc.*).",
+                "frontend.relssp.*; unified_alloc, unified_alloc_shared, unified_alloc_auto: frontend.unified_alloc.*).",
                 kDecision));
   t.push_back(E("frontend.relssp.placement", "exit", {"exit", "postdom", "opt"},
                 "Where the front end puts Jatala's relssp (release of the shared scratchpad region): exit = none "
