@@ -25,6 +25,7 @@
 #include "frontend/passes/power_states_pass.h"
 #include "runtime/device_impl.h"
 #include "runtime/launch_checks.h"
+#include "runtime/pass_config.h"
 
 namespace simtlm::cli {
 
@@ -34,7 +35,8 @@ const char* kPtxUsage =
     "usage: simtlm ptx FILE.ptx [--kernel NAME] [--relssp opt|postdom|exit] [--print]\n"
     "       simtlm ptx FILE.ptx --occupancy --threads T [--kernel NAME] [--config FILE] [-p KEY=VALUE] [--json]\n"
     "       simtlm ptx FILE.ptx [--kernel NAME] --power-states W --print\n"
-    "       simtlm ptx FILE.ptx [--kernel NAME] --max-registers R [--spill local] --print\n"
+    "       simtlm ptx FILE.ptx [--kernel NAME] --max-registers R [--spill local|shared --threads T] --print\n"
+    "       simtlm ptx FILE.ptx [--kernel NAME] --occupancy-search --threads T [--spill local|shared] [--config FILE]\n"
     "       simtlm ptx FILE.ptx --kernel NAME --launch SPEC.json [options]\n"
     "\n"
     "Parses, validates and analyses a PTX file and prints every kernel and device\n"
@@ -63,6 +65,17 @@ const char* kPtxUsage =
     "kernels' reported registers) and spilled the values that did not fit to local\n"
     "memory: one comment line per kernel with its count before and after and what\n"
     "was spilled, and the spill loads and stores marked (docs/unified-allocation.md).\n"
+    "With --spill shared --threads T (and the SM of --config / -p), the spills go\n"
+    "first to per-thread slots in the shared memory the kernel does not use, as\n"
+    "many as keep the occupancy R gives to CTAs of T threads, the rest to local\n"
+    "memory (the slot pointer marked, the shared slots' placement in the comment).\n"
+    "\n"
+    "With --occupancy-search --threads T, runs the seed's static occupancy search\n"
+    "(Hayes & Zhang Fig. 5, what frontend.unified_alloc.mode = auto does per launch)\n"
+    "for CTAs of T threads on the SM of --config / -p: its inputs (ActTnum_org,\n"
+    "MaxThrd, AD_int, the initial level, SmemFitTnum), one line per level in\n"
+    "block-size steps (R and shared slots from the occupancy calculator, the\n"
+    "transformed kernel's COMPUTE_inst, MEM_inst and CI_pred) and the chosen level.\n"
     "\n"
     "With --launch, runs the kernel as SPEC.json describes and prints the launch\n"
     "statistics. SPEC.json:\n"
@@ -163,14 +176,17 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
        "kernel to report on, or to launch with --launch")
       ("launch", po::value<std::string>()->value_name("SPEC.json"), "run the kernel as SPEC.json describes")
       ("occupancy", po::bool_switch(), "print the occupancy of each kernel (needs --threads)")
-      ("threads", po::value<std::string>()->value_name("T"), "--occupancy: threads per CTA")
+      ("threads", po::value<std::string>()->value_name("T"),
+       "--occupancy, --occupancy-search, --spill shared: threads per CTA")
       ("json", po::bool_switch(), "--occupancy: print JSON")
       ("relssp", po::value<std::string>()->value_name("PLACEMENT"),
        "place relssp: opt, postdom or exit (none), as frontend.relssp.placement")
       ("power-states", po::value<std::string>()->value_name("W"), "GREENER power states with threshold W (with --print)")
       ("max-registers", po::value<std::string>()->value_name("R"),
        "unified allocation: at most R registers per thread, the rest spilled (with --print)")
-      ("spill", po::value<std::string>()->value_name("TARGET"), "--max-registers: where spills go (local)")
+      ("occupancy-search", po::bool_switch(), "the occupancy search's table (needs --threads)")
+      ("spill", po::value<std::string>()->value_name("TARGET"),
+       "--max-registers: where spills go (local, or shared with --threads)")
       ("print", po::bool_switch(), "print the PTX after the front end's passes (with --power-states: annotated)");
   add_sim_options(desc);
   po::options_description all;
@@ -186,6 +202,26 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
   const std::string file = vm["file"].as<std::string>();
   const std::string kernel = vm.count("kernel") ? vm["kernel"].as<std::string>() : "";
 
+  if (vm["occupancy-search"].as<bool>()) {
+    if (vm.count("max-registers") || vm.count("power-states") || vm.count("relssp") || vm["occupancy"].as<bool>() ||
+        vm.count("launch") || vm["print"].as<bool>())
+      usage_error("--occupancy-search cannot be combined with --max-registers, --power-states, --relssp, "
+                  "--occupancy, --launch or --print (use -p frontend.unified_alloc.mode=auto with --launch)");
+    if (!vm.count("threads")) usage_error("--occupancy-search needs --threads T");
+    const uint32_t threads =
+        static_cast<uint32_t>(parse_uint(vm["threads"].as<std::string>(), "--threads", 1, 1024));
+    const std::string spill = vm.count("spill") ? vm["spill"].as<std::string>() : "local";
+    frontend::passes::SearchOptions search;
+    if (!frontend::passes::parse_spill_target(spill, search.spill))
+      usage_error("--spill '" + spill + "' is not local or shared");
+    const SimOptions sim = read_sim_options(vm);
+    const Config& cfg = *sim.effective;
+    search.limits = runtime::occupancy_limits_from_config(cfg);
+    search.cores = runtime::search_cores(cfg);
+    search.max_cmratio = cfg.f64("frontend.unified_alloc.max_cmratio");
+    search.concurrency_bound = cfg.f64("frontend.unified_alloc.concurrency_bound");
+    return print_occupancy_search(io, file, kernel, threads, search);
+  }
   if (vm.count("max-registers") || vm.count("spill")) {
     if (!vm.count("max-registers") || !vm["print"].as<bool>()) usage_error("--max-registers R and --print go together");
     if (vm.count("power-states") || vm.count("relssp") || vm["occupancy"].as<bool>() || vm.count("launch"))
@@ -193,8 +229,17 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
                   "(use -p frontend.unified_alloc.mode=fixed with --launch)");
     const uint64_t r = parse_uint(vm["max-registers"].as<std::string>(), "--max-registers", 6, 255);
     const std::string spill = vm.count("spill") ? vm["spill"].as<std::string>() : "local";
-    if (spill != "local") usage_error("--spill '" + spill + "' is not local (shared-memory slots are not built yet)");
-    return print_unified_alloc(io, file, kernel, static_cast<uint32_t>(r), spill);
+    if (spill == "local") {
+      if (vm.count("threads")) usage_error("--threads is meaningful with --spill shared, not local");
+      return print_unified_alloc(io, file, kernel, static_cast<uint32_t>(r), spill);
+    }
+    if (spill != "shared") usage_error("--spill '" + spill + "' is not local or shared");
+    if (!vm.count("threads")) usage_error("--spill shared needs --threads T (the CTA size the slots are laid out for)");
+    const uint32_t threads =
+        static_cast<uint32_t>(parse_uint(vm["threads"].as<std::string>(), "--threads", 1, 1024));
+    const SimOptions sim = read_sim_options(vm);
+    return print_unified_alloc(io, file, kernel, static_cast<uint32_t>(r), spill, threads,
+                               runtime::occupancy_limits_from_config(*sim.effective));
   }
   if (vm.count("power-states")) {
     if (!vm["print"].as<bool>()) usage_error("--power-states W and --print go together");

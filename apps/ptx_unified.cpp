@@ -5,6 +5,7 @@
 
 #include "frontend/ir/printer.h"
 #include "frontend/load.h"
+#include "frontend/passes/shared_slots.h"
 #include "frontend/passes/spill_code.h"
 #include "frontend/passes/static_metrics.h"
 #include "frontend/passes/unified_alloc.h"
@@ -28,13 +29,20 @@ std::string spill_comment(const ir::Function& f, uint32_t pc) {
 }  // namespace
 
 int print_unified_alloc(Io& io, const std::string& file, const std::string& kernel, uint32_t registers,
-                        const std::string& spill) {
+                        const std::string& spill, uint32_t threads, const frontend::passes::OccupancyLimits& limits) {
   frontend::PassOptions options("--max-registers");
   options.enable(frontend::passes::kUnifiedAllocPass, true);
   options.set(frontend::passes::kUnifiedAllocPass, "registers", std::to_string(registers));
   options.set(frontend::passes::kUnifiedAllocPass, "spill", spill);
-  auto module = frontend::load_ptx_file(file, frontend::PassPipeline(frontend::PassRegistry::global(), options));
+  if (spill == "shared") frontend::passes::set_shared_slot_options(options, registers, limits);
+  const frontend::PassPipeline pipeline(frontend::PassRegistry::global(), options);
+  auto module = frontend::load_ptx_file(file, pipeline);
   if (!kernel.empty()) runtime::find_kernel(*module, kernel);  // throws, listing the kernels
+  if (pipeline.needs_launch_shape()) {
+    frontend::LaunchShape shape;
+    shape.block[0] = threads;
+    module = pipeline.make_variant(*module, shape);
+  }
   for (const ir::Function& f : module->functions) {
     if (!f.is_entry || !f.rejected.empty() || (!kernel.empty() && f.name != kernel)) continue;
     io.out << "// " << f.analysis.regs_source_detail << "\n";
@@ -49,6 +57,21 @@ int print_unified_alloc(Io& io, const std::string& file, const std::string& kern
     io.out << line;
   }
   io.out << ir::print_module(*module, spill_comment);
+  return kExitOk;
+}
+
+int print_occupancy_search(Io& io, const std::string& file, const std::string& kernel, uint32_t threads,
+                           const frontend::passes::SearchOptions& search) {
+  auto module = frontend::load_ptx_file(file);
+  if (!kernel.empty()) runtime::find_kernel(*module, kernel);  // throws, listing the kernels
+  frontend::LaunchShape shape;
+  shape.block[0] = threads;
+  for (uint32_t fi = 0; fi < module->functions.size(); ++fi) {
+    const ir::Function& f = module->functions[fi];
+    if (!f.is_entry || !f.rejected.empty() || (!kernel.empty() && f.name != kernel)) continue;
+    io.out << frontend::passes::format_search(f.name, frontend::passes::search_kernel(*module, fi, shape, search),
+                                              search);
+  }
   return kExitOk;
 }
 

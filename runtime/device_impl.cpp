@@ -65,15 +65,16 @@ const LoadedModule& DeviceImpl::module(ModuleHandle handle) const {
   return modules_[handle - 1];
 }
 
-const ir::Module& DeviceImpl::module_for_launch(ModuleHandle handle, const Dim3& block) {
+const ir::Module& DeviceImpl::module_for_launch(ModuleHandle handle, const Dim3& block, uint32_t dynamic_shared_bytes) {
   const LoadedModule& loaded = module(handle);
   if (!pipeline_.needs_launch_shape()) return *loaded.module;
-  auto& variant = variants_[{handle, block.x, block.y, block.z}];
+  auto& variant = variants_[{handle, block.x, block.y, block.z, dynamic_shared_bytes}];
   if (!variant) {
     frontend::LaunchShape shape;
     shape.block[0] = block.x;
     shape.block[1] = block.y;
     shape.block[2] = block.z;
+    shape.dynamic_shared_bytes = dynamic_shared_bytes;
     variant = pipeline_.make_variant(*loaded.module, shape);
   }
   return *variant;
@@ -83,9 +84,12 @@ LaunchStats DeviceImpl::launch(ModuleHandle handle, const std::string& kernel_na
                                const LaunchConfig& config, const KernelArgs& args) {
   const LoadedModule& loaded = module(handle);
   runtime::check_launch_config(runtime::find_kernel(*loaded.module, kernel_name), config, options_);
-  runtime::check_register_limit(runtime::find_kernel(*loaded.module, kernel_name), config_of(options_));
-  const ir::Module& module = module_for_launch(handle, config.block);
+  const ir::Module& module = module_for_launch(handle, config.block, config.dynamic_shared_bytes);
   const ir::Function& kernel = runtime::find_kernel(module, kernel_name);
+  // A launch-shape pass may change the kernel's registers and shared memory
+  // (unified_alloc_shared): the variant's are the ones admitted.
+  if (&module != loaded.module.get()) runtime::check_launch_config(kernel, config, options_);
+  runtime::check_register_limit(kernel, config_of(options_));
 
   functional::LaunchRequest request;
   request.module = &module;

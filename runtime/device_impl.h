@@ -46,9 +46,10 @@ class DeviceImpl {
   const LoadedModule& module(ModuleHandle handle) const;
   // The module a launch of `handle` with `block` runs: the loaded one, or,
   // when an enabled pass needs the launch shape, its variant for that block
-  // shape (made on first use, then reused; the pipeline's options are fixed
-  // for the device, so (module, block shape) keys the cache).
-  const ir::Module& module_for_launch(ModuleHandle handle, const Dim3& block);
+  // shape and dynamic shared bytes (made on first use, then reused; the
+  // pipeline's options are fixed for the device, so (module, block shape,
+  // dynamic shared bytes) keys the cache).
+  const ir::Module& module_for_launch(ModuleHandle handle, const Dim3& block, uint32_t dynamic_shared_bytes = 0);
   size_t variants_made() const { return variants_.size(); }
 
   LaunchStats launch(ModuleHandle handle, const std::string& kernel, const LaunchConfig& config,
@@ -62,7 +63,7 @@ class DeviceImpl {
   functional::GlobalMemory memory_;
   std::unique_ptr<runtime::LaunchBackend> backend_;
   std::vector<LoadedModule> modules_;  // handle h is modules_[h - 1]
-  std::map<std::tuple<ModuleHandle, uint32_t, uint32_t, uint32_t>, std::unique_ptr<ir::Module>> variants_;
+  std::map<std::tuple<ModuleHandle, uint32_t, uint32_t, uint32_t, uint32_t>, std::unique_ptr<ir::Module>> variants_;
   std::vector<LaunchStats> history_;
   uint32_t next_grid_id_ = 1;
   uint64_t printf_capacity_;  // sim.printf_buffer_bytes

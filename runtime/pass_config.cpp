@@ -1,9 +1,12 @@
 #include "runtime/pass_config.h"
 
+#include <algorithm>
 #include <sstream>
 
+#include "frontend/passes/occupancy_search.h"
 #include "frontend/passes/power_states_pass.h"
 #include "frontend/passes/reorder_registers.h"
+#include "frontend/passes/shared_slots.h"
 #include "frontend/passes/unified_alloc.h"
 #include "simtlm/error.h"
 
@@ -56,12 +59,49 @@ frontend::PassPipeline pass_pipeline_from_config(const Config& config) {
   if (options.passes().count(unified))
     throw Error(ErrorKind::Config, where + ": the pass '" + std::string(unified) +
                                        "' is chosen by frontend.unified_alloc.mode, not here");
+  if (options.passes().count(frontend::passes::kUnifiedSharedPass))
+    throw Error(ErrorKind::Config, where + ": the pass '" + std::string(frontend::passes::kUnifiedSharedPass) +
+                                       "' is chosen by frontend.unified_alloc.spill, not here");
+  for (const char* stage : {frontend::passes::kUnifiedAutoPass})
+    if (options.passes().count(stage))
+      throw Error(ErrorKind::Config, where + ": the pass '" + std::string(stage) +
+                                         "' is chosen by frontend.unified_alloc.mode, not here");
+  if (config.str("frontend.unified_alloc.mode") == "auto") {
+    frontend::passes::SearchOptions search;
+    search.limits = occupancy_limits_from_config(config);
+    frontend::passes::parse_spill_target(config.str("frontend.unified_alloc.spill"), search.spill);
+    search.max_cmratio = config.f64("frontend.unified_alloc.max_cmratio");
+    search.concurrency_bound = config.f64("frontend.unified_alloc.concurrency_bound");
+    search.cores = search_cores(config);
+    frontend::passes::set_search_options(options, search);
+  }
   if (config.str("frontend.unified_alloc.mode") == "fixed") {
+    const uint32_t registers = config.u32("frontend.unified_alloc.registers");
     options.enable(unified, true);
-    options.set(unified, "registers", std::to_string(config.u64("frontend.unified_alloc.registers")));
+    options.set(unified, "registers", std::to_string(registers));
     options.set(unified, "spill", config.str("frontend.unified_alloc.spill"));
+    if (config.str("frontend.unified_alloc.spill") == "shared")
+      frontend::passes::set_shared_slot_options(options, registers, occupancy_limits_from_config(config));
   }
   return frontend::PassPipeline(frontend::PassRegistry::global(), std::move(options));
+}
+
+uint32_t search_cores(const Config& config) {
+  return config.u32("gpu.sm.schedulers") * config.u32("gpu.sm.warp_size");
+}
+
+frontend::passes::OccupancyLimits occupancy_limits_from_config(const Config& config) {
+  frontend::passes::OccupancyLimits l;
+  l.warp_size = config.u32("gpu.sm.warp_size");
+  l.registers_per_sm = config.u32("gpu.sm.registers");
+  l.reg_alloc_unit = std::max<uint32_t>(1, config.u32("gpu.sm.register_alloc_granularity")) * l.warp_size;
+  l.shared_bytes_per_sm = config.u32("gpu.sm.shared_memory_bytes");
+  l.smem_alloc_unit = std::max<uint32_t>(1, config.u32("gpu.sm.shared_memory_alloc_granularity"));
+  l.max_threads_per_sm = config.u32("gpu.sm.max_threads");
+  l.max_ctas_per_sm = config.u32("gpu.sm.max_ctas");
+  l.max_registers_per_thread = config.u32("gpu.sm.max_registers_per_thread");
+  l.max_shared_bytes_per_cta = std::min<uint32_t>(l.shared_bytes_per_sm, 48 * 1024);
+  return l;
 }
 
 }  // namespace simtlm::runtime

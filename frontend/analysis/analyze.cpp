@@ -42,26 +42,28 @@ std::shared_ptr<const FunctionAnalyses> analyze_function(ir::Function& fn) {
   return std::make_shared<const FunctionAnalyses>(fn);
 }
 
+void analyze_one(ir::Function& fn) {
+  if (fn.insts.empty()) return;
+  build_cfg(fn);
+  auto kept = std::make_shared<const FunctionAnalyses>(fn);
+  const FunctionAnalyses& a = *kept;
+  set_reconvergence_points(fn, a.cfg, a.post_dominators);
+  fn.analysis.loop_headers = a.loops.headers();
+  fn.analysis.regs_per_thread = a.registers.regs_per_thread();
+  fn.analysis.allocator_regs_per_thread = fn.analysis.regs_per_thread;
+  fn.analysis.pred_regs = a.registers.preds;
+  fn.analysis.max_live_regs32 = a.registers.max_live_regs32;
+  fn.analysis.zero_all_registers = reads_other_lanes(fn);
+  fn.analysis.registers_to_zero = a.liveness.live_at_entry().to_vector();
+  fn.analysis.phys_regs = a.registers.phys;
+  fn.analysis.phys_regs32 = a.registers.regs32;
+  fn.analysis.register_numbers.clear();  // numbered for the allocation it replaces
+  fn.analysis.analyses = std::move(kept);
+  fn.analysis.done = true;
+}
+
 void analyze(ir::Module& module) {
-  for (ir::Function& fn : module.functions) {
-    if (fn.insts.empty()) continue;
-    build_cfg(fn);
-    auto kept = std::make_shared<const FunctionAnalyses>(fn);
-    const FunctionAnalyses& a = *kept;
-    set_reconvergence_points(fn, a.cfg, a.post_dominators);
-    fn.analysis.loop_headers = a.loops.headers();
-    fn.analysis.regs_per_thread = a.registers.regs_per_thread();
-    fn.analysis.allocator_regs_per_thread = fn.analysis.regs_per_thread;
-    fn.analysis.pred_regs = a.registers.preds;
-    fn.analysis.max_live_regs32 = a.registers.max_live_regs32;
-    fn.analysis.zero_all_registers = reads_other_lanes(fn);
-    fn.analysis.registers_to_zero = a.liveness.live_at_entry().to_vector();
-    fn.analysis.phys_regs = a.registers.phys;
-    fn.analysis.phys_regs32 = a.registers.regs32;
-    fn.analysis.register_numbers.clear();  // numbered for the allocation it replaces
-    fn.analysis.analyses = std::move(kept);
-    fn.analysis.done = true;
-  }
+  for (ir::Function& fn : module.functions) analyze_one(fn);
 }
 
 }  // namespace simtlm::frontend::analysis

@@ -21,6 +21,8 @@ namespace simtlm::frontend::analysis {
 // (regs_per_thread is the ptxas-like estimate RegisterAllocation::regs_per_thread(),
 // `analyses` keeps every result below).
 void analyze(ir::Module& module);
+// The same for one function (a pass that rewrote only it).
+void analyze_one(ir::Function& fn);
 
 // The full analysis results of one function, kept in
 // FunctionAnalysis::analyses for passes and mechanisms that need more than

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "simtlm/error.h"
+
 namespace simtlm::frontend::passes {
 
 namespace {
@@ -48,6 +50,48 @@ RegSmem reg_smem_for(const OccupancyLimits& l, uint32_t threads, uint32_t target
   const uint32_t spare = per_cta > user_shared_bytes ? per_cta - user_shared_bytes : 0;
   r.smem_slots_per_thread = spare / threads / 4;
   return r;
+}
+
+namespace {
+
+// Each key and the field it fills.
+struct LimitKey {
+  const char* key;
+  uint32_t OccupancyLimits::*field;
+};
+const LimitKey kLimitKeys[] = {
+    {"sm_registers", &OccupancyLimits::registers_per_sm},   {"reg_unit", &OccupancyLimits::reg_alloc_unit},
+    {"sm_shared", &OccupancyLimits::shared_bytes_per_sm},   {"smem_unit", &OccupancyLimits::smem_alloc_unit},
+    {"max_threads", &OccupancyLimits::max_threads_per_sm},  {"max_ctas", &OccupancyLimits::max_ctas_per_sm},
+    {"warp_size", &OccupancyLimits::warp_size},             {"max_registers", &OccupancyLimits::max_registers_per_thread},
+    {"cta_shared", &OccupancyLimits::max_shared_bytes_per_cta},
+};
+
+}  // namespace
+
+const std::vector<std::string>& limit_option_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const LimitKey& l : kLimitKeys) k.push_back(l.key);
+    return k;
+  }();
+  return keys;
+}
+
+void set_limit_options(PassOptions& options, const std::string& pass, const OccupancyLimits& limits) {
+  for (const LimitKey& l : kLimitKeys) options.set(pass, l.key, std::to_string(limits.*(l.field)));
+}
+
+OccupancyLimits limit_options(const PassParams& params) {
+  OccupancyLimits out;
+  for (const LimitKey& l : kLimitKeys) {
+    const uint64_t v = params.u64(l.key, 0);
+    if (v == 0 || v > 0xFFFFFFFFull)
+      throw Error(ErrorKind::Config, "front-end pass '" + params.pass() + "' needs the option '" + l.key +
+                                         "' from 1 to 2^32-1 (the runtime sets it from the preset)");
+    out.*(l.field) = static_cast<uint32_t>(v);
+  }
+  return out;
 }
 
 }  // namespace simtlm::frontend::passes

@@ -12,6 +12,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/passes/pass_options.h"
 
 namespace simtlm::frontend::passes {
 
@@ -24,6 +28,7 @@ struct OccupancyLimits {
   uint32_t max_ctas_per_sm = 8;
   uint32_t warp_size = 32;
   uint32_t max_registers_per_thread = 63;
+  uint32_t max_shared_bytes_per_cta = 49152;  // a CTA's static + dynamic shared memory (the launch check)
 };
 
 // The seed's two machines (§2.1 and the calculator's CC 2.0 / 3.0 units).
@@ -47,5 +52,13 @@ struct RegSmem {
   uint32_t smem_slots_per_thread = 0;
 };
 RegSmem reg_smem_for(const OccupancyLimits& l, uint32_t threads, uint32_t target_threads, uint32_t user_shared_bytes);
+
+// The limits as options of a front-end pass (the runtime fills them from the
+// preset): sm_registers, reg_unit, sm_shared, smem_unit, max_threads,
+// max_ctas, warp_size, max_registers, cta_shared.
+const std::vector<std::string>& limit_option_keys();
+void set_limit_options(PassOptions& options, const std::string& pass, const OccupancyLimits& limits);
+// Error(Config) naming the pass and the key when one is missing or 0.
+OccupancyLimits limit_options(const PassParams& params);
 
 }  // namespace simtlm::frontend::passes

@@ -167,9 +167,14 @@ void PassPipeline::run_load_passes(ir::Module& module) const {
 std::unique_ptr<ir::Module> PassPipeline::make_variant(const ir::Module& loaded, const LaunchShape& shape) const {
   auto variant = std::make_unique<ir::Module>(loaded);
   for (const PassInfo& pass : launch_) run(pass, *variant, &shape);
-  if (variant->vars.size() != loaded.vars.size() || variant->functions.size() != loaded.functions.size()) {
+  // Variables with device addresses (and functions) are the loaded module's;
+  // per-thread .local variables (no address) may be appended.
+  bool same = variant->vars.size() >= loaded.vars.size() && variant->functions.size() == loaded.functions.size();
+  for (size_t v = loaded.vars.size(); same && v < variant->vars.size(); ++v)
+    same = variant->vars[v].space == ir::StateSpace::Local;
+  if (!same) {
     throw Error(ErrorKind::Internal, "a launch-shape pass of module '" + loaded.file +
-                                         "' added or removed variables or functions");
+                                         "' removed variables or functions, or added some other than .local");
   }
   return variant;
 }

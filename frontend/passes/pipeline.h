@@ -7,7 +7,7 @@
 // not need the launch). A pass that declares needs_launch_shape, and every
 // pass ordered after one, runs per kernel variant: the runtime copies the
 // loaded module, runs those passes for the launch's block shape and caches
-// the copy per (module, block shape) (runtime/device_impl.h). Among passes
+// the copy per (module, block shape, dynamic shared bytes) (runtime/device_impl.h). Among passes
 // free to run, load-time ones go first, so the split is as early as the
 // declared order allows.
 //
@@ -16,8 +16,9 @@
 // FunctionAnalysis::analyses) and its option keys; enable it with the
 // configuration key frontend.passes ("name.enabled=true; name.key=value").
 // A pass that changes instructions after analyze must run analysis::analyze
-// again; a launch-shape pass must not add or remove variables (the variant
-// shares the loaded module's device addresses).
+// again; a launch-shape pass must not remove variables nor add any but
+// per-thread .local ones (the variant shares the loaded module's device
+// addresses).
 #pragma once
 
 #include <cstdint>
@@ -31,9 +32,12 @@
 
 namespace simtlm::frontend {
 
-// The block shape a kernel variant is made for.
+// The block shape (and dynamic shared memory) a kernel variant is made for.
 struct LaunchShape {
   uint32_t block[3] = {1, 1, 1};
+  // The launch's dynamic shared memory per CTA: a pass that places data
+  // above the kernel's own shared memory needs it (unified_alloc_shared).
+  uint32_t dynamic_shared_bytes = 0;
   uint32_t threads() const { return block[0] * block[1] * block[2]; }
 };
 

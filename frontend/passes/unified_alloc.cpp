@@ -7,6 +7,8 @@
 #include "frontend/passes/budget_alloc.h"
 #include "frontend/analysis/reg_access.h"
 #include "frontend/passes/layout_memory.h"
+#include "frontend/passes/occupancy_search.h"
+#include "frontend/passes/shared_slots.h"
 #include "frontend/passes/slot_colouring.h"
 #include "frontend/passes/spill_code.h"
 #include "simtlm/error.h"
@@ -16,6 +18,7 @@ namespace simtlm::frontend::passes {
 const char* spill_target_name(SpillTarget t) {
   switch (t) {
     case SpillTarget::Local: return "local";
+    case SpillTarget::Shared: return "shared";
   }
   return "?";
 }
@@ -23,6 +26,10 @@ const char* spill_target_name(SpillTarget t) {
 bool parse_spill_target(const std::string& text, SpillTarget& out) {
   if (text == "local") {
     out = SpillTarget::Local;
+    return true;
+  }
+  if (text == "shared") {
+    out = SpillTarget::Shared;
     return true;
   }
   return false;
@@ -113,8 +120,10 @@ KernelAllocation allocate_kernel(ir::Module& module, uint32_t fi, const UnifiedA
     throw Error(ErrorKind::Config, options.where + ": kernel '" + fn.name + "' was annotated by another pass (" +
                                        fn.annotations.names().front() +
                                        ") before the unified allocation rewrites it: combining them is not built");
-  const uint32_t budget = colour_budget(options.registers);
-  if (fn.analysis.phys_regs32 <= budget) return k;
+  if (fn.analysis.phys_regs32 <= colour_budget(options.registers)) return k;
+  // spill = shared: one register of R is the shared-slot pointer the
+  // launch-shape stage adds (shared_slots.h), so the values get one less.
+  const uint32_t budget = colour_budget(options.registers, options.spill == SpillTarget::Shared ? 1 : 0);
   const SpillRewrite trial = [&](ir::Function& copy, const std::vector<uint32_t>& spilled) {
     insert_spill_code(copy, local_slots(copy, spilled, kNoVar, nullptr));
   };
@@ -150,7 +159,7 @@ KernelAllocation allocate_kernel(ir::Module& module, uint32_t fi, const UnifiedA
 }  // namespace
 
 std::vector<KernelAllocation> unified_allocate(ir::Module& module, const UnifiedAllocOptions& options) {
-  if (colour_budget(options.registers) == 0)
+  if (colour_budget(options.registers, options.spill == SpillTarget::Shared ? 1 : 0) == 0)
     throw Error(ErrorKind::Config, options.where + ": " + std::to_string(options.registers) +
                                        " registers leave none for values (our count adds " +
                                        std::to_string(analysis::kReservedRegs) + " reserved registers)");
@@ -179,6 +188,24 @@ std::vector<KernelAllocation> unified_allocate(ir::Module& module, const Unified
   return out;
 }
 
+KernelAllocation unified_allocate_kernel(ir::Module& module, uint32_t fi, const UnifiedAllocOptions& options) {
+  if (colour_budget(options.registers, options.spill == SpillTarget::Shared ? 1 : 0) == 0)
+    throw Error(ErrorKind::Config, options.where + ": " + std::to_string(options.registers) +
+                                       " registers leave none for values");
+  KernelAllocation k = allocate_kernel(module, fi, options);
+  ir::Function& fn = module.functions[fi];
+  if (k.spilled != 0) analysis::analyze_one(fn);
+  ir::FunctionAnalysis& a = fn.analysis;
+  k.registers = a.allocator_regs_per_thread;
+  if (k.registers > options.registers)
+    throw Error(ErrorKind::Internal, "unified_alloc: kernel '" + k.kernel + "' needs " + std::to_string(k.registers) +
+                                         " registers after spilling, above " + std::to_string(options.registers));
+  a.regs_per_thread = k.registers;
+  a.regs_source = ir::RegisterCountSource::UnifiedAlloc;
+  a.regs_source_detail = options.where + ": " + k.summary();
+  return k;
+}
+
 void add_unified_alloc_pass(PassRegistry& registry) {
   PassInfo p;
   p.name = kUnifiedAllocPass;
@@ -196,11 +223,13 @@ void add_unified_alloc_pass(PassRegistry& registry) {
     o.registers = static_cast<uint32_t>(r);
     const std::string spill = c.params.text("spill", "local");
     if (!parse_spill_target(spill, o.spill))
-      throw Error(ErrorKind::Config, "front-end pass 'unified_alloc': spill '" + spill + "' is not local");
+      throw Error(ErrorKind::Config, "front-end pass 'unified_alloc': spill '" + spill + "' is not local or shared");
     o.where = "frontend.unified_alloc.registers = " + std::to_string(r);
     unified_allocate(c.module, o);
   };
   registry.add(std::move(p));
+  add_unified_shared_pass(registry);
+  add_unified_auto_pass(registry);
 }
 
 }  // namespace simtlm::frontend::passes

@@ -11,7 +11,11 @@
 //   spill=local   where spilled values go: the thread's local memory, one
 //                 slot per value in a function-scope `.local` array
 //                 `__unialloc_local` (cached in the L1D like any local
-//                 access). Shared-memory slots are not built yet.
+//                 access).
+//   spill=shared  the same here, with one register of R kept free for the
+//                 shared-slot pointer; the launch-shape pass
+//                 unified_alloc_shared (shared_slots.h) then moves as many
+//                 local slots as the occupancy allows to shared memory.
 //
 // Every kernel's count is then the allocator's count of its rewritten body
 // (FunctionAnalysis::regs_source = UnifiedAlloc), not a ptxas count: the
@@ -31,7 +35,7 @@ inline constexpr const char* kUnifiedAllocPass = "unified_alloc";
 inline constexpr const char* kUnifiedAllocColumn = "unified_alloc.inserted";  // uint8_t marks (spill_code.h)
 inline constexpr const char* kUnifiedAllocLocalName = "__unialloc_local";
 
-enum class SpillTarget : uint8_t { Local };
+enum class SpillTarget : uint8_t { Local, Shared };
 const char* spill_target_name(SpillTarget t);
 bool parse_spill_target(const std::string& text, SpillTarget& out);
 
@@ -58,7 +62,12 @@ struct KernelAllocation {
 // has one entry per kernel.
 std::vector<KernelAllocation> unified_allocate(ir::Module& module, const UnifiedAllocOptions& options);
 
-// Registers the pass in `registry` (off by default).
+// The same for the kernel module.functions[fi] only (the occupancy search
+// transforms one kernel at a time).
+KernelAllocation unified_allocate_kernel(ir::Module& module, uint32_t fi, const UnifiedAllocOptions& options);
+
+// Registers the pass, and its launch-shape stage unified_alloc_shared, in
+// `registry` (off by default).
 void add_unified_alloc_pass(PassRegistry& registry);
 
 }  // namespace simtlm::frontend::passes

@@ -221,10 +221,17 @@ void Config::validate() const {
   // ---- unified register/scratchpad allocation (frontend/passes/unified_alloc.h)
   const bool unified_alloc_on = str("frontend.unified_alloc.mode") != "off";
   const std::uint64_t budget = u64("frontend.unified_alloc.registers");
-  r.require(unified_alloc_on || budget == 0,
+  const bool unified_fixed = str("frontend.unified_alloc.mode") == "fixed";
+  r.require(unified_fixed || budget == 0,
             {"frontend.unified_alloc.registers", "frontend.unified_alloc.mode"},
-            "frontend.unified_alloc.registers is the budget of mode = fixed (set the mode, or leave it 0)");
-  r.require(!unified_alloc_on || (budget >= 6 && budget <= u64("gpu.sm.max_registers_per_thread")),
+            "frontend.unified_alloc.registers is the budget of mode = fixed (set the mode, or leave it 0; with "
+            "auto the search chooses R)");
+  r.require(str("frontend.unified_alloc.mode") == "auto" || (f64("frontend.unified_alloc.max_cmratio") == 200.0 &&
+                                                             f64("frontend.unified_alloc.concurrency_bound") == 1.0),
+            {"frontend.unified_alloc.max_cmratio", "frontend.unified_alloc.concurrency_bound",
+             "frontend.unified_alloc.mode"},
+            "frontend.unified_alloc.max_cmratio and concurrency_bound are used by mode = auto only");
+  r.require(!unified_fixed || (budget >= 6 && budget <= u64("gpu.sm.max_registers_per_thread")),
             {"frontend.unified_alloc.registers", "frontend.unified_alloc.mode", "gpu.sm.max_registers_per_thread"},
             "mode = fixed needs a budget from 6 (4 reserved + 2 for values) to gpu.sm.max_registers_per_thread");
   r.require(!unified_alloc_on ||
@@ -234,6 +241,16 @@ void Config::validate() const {
              "gpu.sm.regfile.sharing_reorder", "gpu.sm.regfile.power.policy"},
             "unified allocation rewrites kernels after the passes of relssp placement, register reordering and "
             "GREENER would have annotated them: combining them is not built");
+  const bool shared_slots = str("frontend.unified_alloc.spill") == "shared";
+  r.require(unified_alloc_on || !shared_slots, {"frontend.unified_alloc.spill", "frontend.unified_alloc.mode"},
+            "frontend.unified_alloc.spill says where mode = fixed or auto spills (set the mode, or leave it local)");
+  const bool occupancy_rules = shared_slots || str("frontend.unified_alloc.mode") == "auto";
+  r.require(!occupancy_rules || (str("sim.platform") == "gpu" && str("gpu.sm.regfile.alloc_policy") == "baseline" &&
+                                 str("gpu.sm.smem.alloc_policy") == "baseline"),
+            {"frontend.unified_alloc.spill", "frontend.unified_alloc.mode", "sim.platform",
+             "gpu.sm.regfile.alloc_policy", "gpu.sm.smem.alloc_policy"},
+            "shared-memory spill slots and the occupancy search use the baseline GPU's occupancy rules; with another "
+            "platform or register/scratchpad allocator that is not built");
   // ---- register power states
   r.require(f64("gpu.sm.regfile.power.sleep_leakage_ratio") >= f64("gpu.sm.regfile.power.off_leakage_ratio"),
             {"gpu.sm.regfile.power.sleep_leakage_ratio", "gpu.sm.regfile.power.off_leakage_ratio"},

@@ -170,8 +170,8 @@ TEST(UnifiedAllocRun, ConfigurationMistakesAreRejectedNamingTheKeys) {
     }
   }
   Config bad;
-  EXPECT_THROW(bad.apply_override("frontend.unified_alloc.mode=auto"), Error);  // not built
-  EXPECT_THROW(bad.apply_override("frontend.unified_alloc.spill=shared"), Error);  // not built
+  EXPECT_THROW(bad.apply_override("frontend.unified_alloc.mode=search"), Error);
+  EXPECT_THROW(bad.apply_override("frontend.unified_alloc.spill=both"), Error);
 }
 
 }  // namespace

@@ -5,10 +5,14 @@
 // workload's demand (our allocator's largest count among its kernels), the
 // full-occupancy count of the preset, and two levels between, on the
 // functional and the timing backend (2 SMs). Every launch reports at most R
-// registers from the source unified_alloc. Spill target: local memory (the
-// only one built). Test names end in the level (demand, upper, lower, full);
-// a workload whose demand is at most the full-occupancy count has one level
-// and skips the others. Slow (label `slow`).
+// registers from the source unified_alloc. Spill target: local memory, and
+// shared memory first (frontend.unified_alloc.spill = shared: slots above the
+// workload's own shared memory, the rest local; test names end in _shared).
+// Test names end in the level (demand, upper, lower, full); a workload whose
+// demand is at most the full-occupancy count has one level and skips the
+// others. The level `auto` is mode = auto with MAX_cmratio 1, so that the
+// search transforms every concurrency-bound kernel (at 200 it transforms
+// none of ours, docs/studies/unified.md). Slow (label `slow`).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,8 +55,9 @@ Outcome run(const std::string& name, Backend backend, const std::vector<std::str
   return out;
 }
 
-std::vector<std::string> budget(uint32_t r) {
-  return {"frontend.unified_alloc.mode=fixed", "frontend.unified_alloc.registers=" + std::to_string(r)};
+std::vector<std::string> budget(uint32_t r, const std::string& spill) {
+  return {"frontend.unified_alloc.mode=fixed", "frontend.unified_alloc.registers=" + std::to_string(r),
+          "frontend.unified_alloc.spill=" + spill};
 }
 
 // The largest even count that lets a full SM of threads hold its registers.
@@ -85,28 +90,43 @@ std::vector<uint32_t> levels_of(const std::string& name) {
   return out;
 }
 
-// (workload, level index): one timing device per process, so one level per test.
-using Param = std::tuple<std::string, unsigned>;
+constexpr unsigned kAutoLevel = 4;
+
+// (workload, level index, spill target): one timing device per process, so
+// one level per test.
+using Param = std::tuple<std::string, unsigned, std::string>;
 class UnifiedWorkloads : public ::testing::TestWithParam<Param> {};
 
 TEST_P(UnifiedWorkloads, PassesItsCheckOnBothBackends) {
-  const auto& [name, index] = GetParam();
+  const auto& [name, index, spill] = GetParam();
+  if (index == kAutoLevel) {
+    const std::vector<std::string> overrides = {"frontend.unified_alloc.mode=auto",
+                                                "frontend.unified_alloc.max_cmratio=1",
+                                                "frontend.unified_alloc.spill=" + spill};
+    const uint32_t demand = levels_of(name).front();
+    expect_within(run(name, Backend::Functional, overrides), demand, "functional, auto, spill = " + spill);
+    expect_within(run(name, Backend::Timing, overrides), demand, "timing, auto, spill = " + spill);
+    return;
+  }
   const std::vector<uint32_t> levels = levels_of(name);
   if (index >= levels.size()) GTEST_SKIP() << name << " has " << levels.size() << " distinct level(s)";
   const uint32_t r = levels[index];
-  expect_within(run(name, Backend::Functional, budget(r)), r, "functional, R = " + std::to_string(r));
-  expect_within(run(name, Backend::Timing, budget(r)), r, "timing, R = " + std::to_string(r));
+  const std::string what = "R = " + std::to_string(r) + ", spill = " + spill;
+  expect_within(run(name, Backend::Functional, budget(r, spill)), r, "functional, " + what);
+  expect_within(run(name, Backend::Timing, budget(r, spill)), r, "timing, " + what);
 }
 
-const char* const kLevelNames[] = {"demand", "upper", "lower", "full"};
+const char* const kLevelNames[] = {"demand", "upper", "lower", "full", "auto"};
 
 std::string test_name(const ::testing::TestParamInfo<Param>& info) {
-  return std::get<0>(info.param) + "_" + kLevelNames[std::get<1>(info.param)];
+  const std::string& spill = std::get<2>(info.param);
+  return std::get<0>(info.param) + "_" + kLevelNames[std::get<1>(info.param)] + (spill == "local" ? "" : "_" + spill);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllWorkloads, UnifiedWorkloads,
                          ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
-                                            ::testing::Values(0u, 1u, 2u, 3u)),
+                                            ::testing::Values(0u, 1u, 2u, 3u, kAutoLevel),
+                                            ::testing::Values(std::string("local"), std::string("shared"))),
                          test_name);
 
 }  // namespace

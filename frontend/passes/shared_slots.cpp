@@ -1,0 +1,304 @@
+// Shared-memory spill slots, the launch-shape stage (see shared_slots.h).
+#include "frontend/passes/shared_slots.h"
+
+#include <algorithm>
+#include <map>
+
+#include "frontend/analysis/analyze.h"
+#include "frontend/passes/slot_colouring.h"
+#include "frontend/passes/spill_code.h"
+#include "frontend/passes/unified_alloc.h"
+#include "frontend/passes/rewrite.h"
+#include "simtlm/error.h"
+
+namespace simtlm::frontend::passes {
+
+std::string SharedSlotPlacement::summary() const {
+  std::string s = "shared slots for " + std::to_string(threads) + " threads per CTA: ";
+  if (kept_local) return s + "the slot pointer does not fit the budget, spills stay in local memory";
+  s += std::to_string(slots_per_thread) + " per thread keep " + std::to_string(target_threads) +
+       " resident threads per SM; " + std::to_string(shared_values) + " of " + std::to_string(candidates) +
+       " 4-byte local slots (max-live " + std::to_string(max_live) + ") in " + std::to_string(shared_slots) +
+       " shared slots (" + std::to_string(bytes) + " bytes at " + std::to_string(base) + ", " +
+       std::to_string(shared_accesses) + " accesses), " + std::to_string(local_slots) + " slots left in local memory";
+  return s;
+}
+
+namespace {
+
+uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+// The spill accesses of a kernel rewritten by unified_alloc: pc, the local
+// slot (its byte offset in __unialloc_local), load or store.
+struct SlotAccess {
+  uint32_t pc = 0;
+  int64_t offset = 0;
+  uint32_t bytes = 0;
+  bool store = false;
+};
+
+std::vector<SlotAccess> slot_accesses(const ir::Module& module, const ir::Function& fn) {
+  std::vector<SlotAccess> out;
+  const auto* marks = fn.annotations.find<uint8_t>(kUnifiedAllocColumn);
+  if (marks == nullptr) return out;
+  for (uint32_t pc = 0; pc < fn.insts.size(); ++pc) {
+    const uint8_t m = (*marks)[pc];
+    if (m != kInsertedSpillLoad && m != kInsertedSpillStore) continue;
+    const ir::Instruction& inst = fn.insts[pc];
+    const ir::Operand& addr = inst.ops[m == kInsertedSpillLoad ? 1 : 0];
+    if (inst.space != ir::StateSpace::Local || addr.base != ir::OperandKind::Symbol ||
+        module.vars[addr.var].name != kUnifiedAllocLocalName)
+      throw Error(ErrorKind::Internal, "unified_alloc_shared: a spill access of '" + fn.name +
+                                           "' is not in the local slot array");
+    out.push_back({pc, addr.offset, static_cast<uint32_t>(ir::type_size(inst.type)), m == kInsertedSpillStore});
+  }
+  return out;
+}
+
+// The live sets of the candidate slots (ids 0..k-1) at every instruction:
+// live after it plus what it stores (a slot stored while another is live
+// must not take its place). A spill store kills its slot, a spill load uses
+// it; the slot is live between them on every path.
+std::vector<std::vector<uint32_t>> slot_live_sets(const ir::Function& fn, const std::vector<int32_t>& use,
+                                                  const std::vector<int32_t>& def, uint32_t k) {
+  const size_t nb = fn.blocks.size();
+  std::vector<std::vector<char>> in(nb, std::vector<char>(k, 0)), out(nb, std::vector<char>(k, 0));
+  auto transfer = [&](uint32_t b, std::vector<char> live) {
+    for (uint32_t pc = fn.blocks[b].last; pc-- > fn.blocks[b].first;) {
+      if (def[pc] >= 0) live[def[pc]] = 0;
+      if (use[pc] >= 0) live[use[pc]] = 1;
+    }
+    return live;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = nb; b-- > 0;) {
+      std::vector<char> o(k, 0);
+      for (uint32_t s : fn.blocks[b].succs)
+        for (uint32_t i = 0; i < k; ++i) o[i] |= in[s][i];
+      std::vector<char> i = transfer(static_cast<uint32_t>(b), o);
+      if (i != in[b] || o != out[b]) {
+        in[b] = std::move(i);
+        out[b] = std::move(o);
+        changed = true;
+      }
+    }
+  }
+  std::vector<std::vector<uint32_t>> sets;
+  for (size_t b = 0; b < nb; ++b) {
+    std::vector<char> live = out[b];
+    for (uint32_t pc = fn.blocks[b].last; pc-- > fn.blocks[b].first;) {
+      std::vector<uint32_t> set;
+      for (uint32_t i = 0; i < k; ++i)
+        if (live[i] || def[pc] == static_cast<int32_t>(i)) set.push_back(i);
+      if (!set.empty() && (sets.empty() || sets.back() != set)) sets.push_back(std::move(set));
+      if (def[pc] >= 0) live[def[pc]] = 0;
+      if (use[pc] >= 0) live[use[pc]] = 1;
+    }
+  }
+  return sets;
+}
+
+ir::Operand reg_op(uint32_t r) {
+  ir::Operand o;
+  o.kind = ir::OperandKind::Reg;
+  o.reg = r;
+  return o;
+}
+ir::Operand imm_op(uint64_t v) {
+  ir::Operand o;
+  o.kind = ir::OperandKind::Imm;
+  o.imm = v;
+  return o;
+}
+ir::Operand tid_op(uint8_t component) {
+  ir::Operand o;
+  o.kind = ir::OperandKind::Special;
+  o.sreg = ir::SpecialReg::Tid;
+  o.component = component;
+  return o;
+}
+ir::Instruction u32_inst(ir::Opcode op, std::vector<ir::Operand> ops, const ir::SourceLoc& loc) {
+  ir::Instruction i;
+  i.op = op;
+  i.type = ir::DataType::U32;
+  if (op == ir::Opcode::Mad) i.mul = ir::MulMode::Lo;
+  i.ops = std::move(ops);
+  i.loc = loc;
+  i.text = "shared spill slot pointer";
+  return i;
+}
+
+// %ua_sp = base + linear tid x 4 (tid.x + ntid.x x (tid.y + ntid.y x tid.z)).
+std::vector<ir::Instruction> pointer_setup(ir::Function& fn, const LaunchShape& shape, uint64_t base, uint32_t* sp) {
+  *sp = static_cast<uint32_t>(fn.regs.size());
+  fn.regs.push_back({kSlotPointerName, ir::DataType::U32, 1});
+  std::vector<ir::Instruction> out;
+  const ir::SourceLoc loc = fn.loc;
+  if (shape.block[1] == 1 && shape.block[2] == 1) {
+    out.push_back(u32_inst(ir::Opcode::Mov, {reg_op(*sp), tid_op(0)}, loc));
+  } else {
+    const uint32_t t = static_cast<uint32_t>(fn.regs.size());
+    fn.regs.push_back({"%ua_tid", ir::DataType::U32, 1});
+    out.push_back(u32_inst(ir::Opcode::Mov, {reg_op(*sp), tid_op(2)}, loc));
+    out.push_back(u32_inst(ir::Opcode::Mov, {reg_op(t), tid_op(1)}, loc));
+    out.push_back(u32_inst(ir::Opcode::Mad, {reg_op(*sp), reg_op(*sp), imm_op(shape.block[1]), reg_op(t)}, loc));
+    out.push_back(u32_inst(ir::Opcode::Mov, {reg_op(t), tid_op(0)}, loc));
+    out.push_back(u32_inst(ir::Opcode::Mad, {reg_op(*sp), reg_op(*sp), imm_op(shape.block[0]), reg_op(t)}, loc));
+  }
+  out.push_back(u32_inst(ir::Opcode::Mad, {reg_op(*sp), reg_op(*sp), imm_op(4), imm_op(base)}, loc));
+  return out;
+}
+
+// The most slots per thread (above `base` bytes of the CTA's shared memory)
+// that keep `target` resident threads per SM and fit a CTA.
+uint32_t slots_keeping(const OccupancyLimits& l, uint32_t threads, uint32_t registers, uint64_t base,
+                       uint32_t target) {
+  if (target == 0 || base >= l.max_shared_bytes_per_cta) return 0;
+  auto fits = [&](uint32_t slots) {
+    const uint64_t total = base + uint64_t(slots) * threads * 4;
+    return total <= l.max_shared_bytes_per_cta &&
+           active_threads(l, threads, registers, static_cast<uint32_t>(total)) >= target;
+  };
+  uint32_t n = reg_smem_for(l, threads, target, static_cast<uint32_t>(base)).smem_slots_per_thread;
+  while (n > 0 && !fits(n)) --n;
+  return n;
+}
+
+SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const LaunchShape& shape,
+                                 const SharedSlotOptions& o) {
+  SharedSlotPlacement p;
+  p.kernel = fn.name;
+  p.threads = shape.threads();
+  const std::vector<SlotAccess> accesses = slot_accesses(module, fn);
+  if (accesses.empty()) return p;
+
+  // Candidates: the distinct 4- and 2-byte local slots.
+  std::map<int64_t, uint32_t> id;
+  std::map<int64_t, uint32_t> all;  // every local slot, for the count left local
+  for (const SlotAccess& a : accesses) {
+    all.emplace(a.offset, a.bytes);
+    if (a.bytes <= 4) id.emplace(a.offset, 0);
+  }
+  uint32_t k = 0;
+  for (auto& [off, i] : id) i = k++;
+  p.candidates = k;
+
+  const uint64_t user = uint64_t(fn.static_shared_bytes) + shape.dynamic_shared_bytes;
+  p.base = align_up(user, 4);
+  const uint32_t user_bytes = static_cast<uint32_t>(std::min<uint64_t>(user, 0xFFFFFFFFu));
+  p.target_threads = active_threads(o.limits, p.threads, o.registers, user_bytes);
+  p.slots_per_thread = slots_keeping(o.limits, p.threads, o.registers, p.base, p.target_threads);
+  p.local_slots = static_cast<uint32_t>(all.size());
+  if (k == 0 || p.slots_per_thread == 0) return p;
+
+  std::vector<int32_t> use(fn.insts.size(), -1), def(fn.insts.size(), -1);
+  for (const SlotAccess& a : accesses) {
+    auto it = id.find(a.offset);
+    if (it == id.end()) continue;
+    (a.store ? def : use)[a.pc] = static_cast<int32_t>(it->second);
+  }
+  const std::vector<std::vector<uint32_t>> sets = slot_live_sets(fn, use, def, k);
+  std::vector<uint32_t> candidates(k);
+  for (uint32_t i = 0; i < k; ++i) candidates[i] = i;
+  const PruneResult pruned = prune_to_slots(sets, candidates, p.slots_per_thread);
+  p.max_live = pruned.max_live_before;
+  const SlotColouring colours = colour_slots(SlotGraph::from_live_sets(k, sets), pruned.kept, p.slots_per_thread);
+  if (colours.slots_used == 0) return p;
+
+  // Rewrite a copy; keep it only when the count stays within R.
+  ir::Function copy = fn;
+  uint32_t sp = 0;
+  const std::vector<ir::Instruction> setup = pointer_setup(copy, shape, p.base, &sp);
+  FunctionRewriter rw(copy);
+  for (const ir::Instruction& inst : setup) rw.insert_before(0, inst, kInsertedSpillSetup);
+  for (const SlotAccess& a : accesses) {
+    auto it = id.find(a.offset);
+    if (it == id.end() || colours.slot[it->second] == kLocalSlot) continue;
+    ir::Instruction inst = copy.insts[a.pc];
+    ir::Operand& addr = inst.ops[a.store ? 0 : 1];
+    inst.space = ir::StateSpace::Shared;
+    addr.base = ir::OperandKind::Reg;
+    addr.reg = sp;
+    addr.var = 0;
+    addr.offset = int64_t(colours.slot[it->second]) * p.threads * 4;
+    rw.replace(a.pc, std::move(inst));
+    ++p.shared_accesses;
+  }
+  const std::vector<uint8_t>& old_marks = *fn.annotations.find<uint8_t>(kUnifiedAllocColumn);
+  std::vector<uint8_t> marks = rw.apply(copy);
+  // Original instructions keep their unified_alloc marks (the setup comes first).
+  for (size_t i = setup.size(), j = 0; i < marks.size() && j < old_marks.size(); ++i, ++j)
+    if (marks[i] == kOriginal) marks[i] = old_marks[j];
+  copy.annotations = ir::InstructionAnnotations{};
+  copy.annotations.attach(kUnifiedAllocColumn, std::move(marks), copy.insts.size());
+  analysis::analyze_one(copy);
+  if (copy.analysis.allocator_regs_per_thread > o.registers) {
+    p.kept_local = true;
+    p.shared_accesses = 0;
+    return p;
+  }
+  p.shared_slots = colours.slots_used;
+  for (uint32_t i = 0; i < k; ++i) p.shared_values += colours.slot[i] != kLocalSlot ? 1 : 0;
+  p.local_slots -= p.shared_values;
+  p.bytes = uint64_t(p.shared_slots) * p.threads * 4;
+  // static + dynamic covers the slots; the dynamic part stays where the
+  // layout put it (var_offsets), the slots sit above it.
+  copy.static_shared_bytes = p.base + p.bytes - shape.dynamic_shared_bytes;
+  copy.analysis.regs_source = fn.analysis.regs_source;
+  copy.analysis.regs_source_detail = fn.analysis.regs_source_detail;
+  fn = std::move(copy);
+  return p;
+}
+
+}  // namespace
+
+SharedSlotPlacement place_shared_slots_kernel(ir::Module& module, ir::Function& fn, const LaunchShape& shape,
+                                              const SharedSlotOptions& options) {
+  SharedSlotPlacement p = place_kernel(module, fn, shape, options);
+  ir::FunctionAnalysis& a = fn.analysis;
+  if (p.shared_values != 0) a.regs_per_thread = a.allocator_regs_per_thread;
+  if (a.regs_source == ir::RegisterCountSource::UnifiedAlloc) a.regs_source_detail += "; " + p.summary();
+  return p;
+}
+
+std::vector<SharedSlotPlacement> place_shared_slots(ir::Module& module, const LaunchShape& shape,
+                                                    const SharedSlotOptions& options) {
+  std::vector<SharedSlotPlacement> out;
+  for (ir::Function& fn : module.functions) {
+    if (!fn.is_entry || fn.insts.empty() || !fn.rejected.empty() || !fn.analysis.done) continue;
+    out.push_back(place_shared_slots_kernel(module, fn, shape, options));
+  }
+  return out;
+}
+
+void set_shared_slot_options(PassOptions& options, uint32_t registers, const OccupancyLimits& l) {
+  options.enable(kUnifiedSharedPass, true);
+  options.set(kUnifiedSharedPass, "registers", std::to_string(registers));
+  set_limit_options(options, kUnifiedSharedPass, l);
+}
+
+void add_unified_shared_pass(PassRegistry& registry) {
+  PassInfo p;
+  p.name = kUnifiedSharedPass;
+  p.description = "unified allocation, per block shape: local spill slots moved to shared memory the kernel does not "
+                  "use, as many as keep the occupancy of R (Hayes & Zhang)";
+  p.after = {kUnifiedAllocPass};
+  p.option_keys = limit_option_keys();
+  p.option_keys.push_back("registers");
+  p.enabled_by_default = false;
+  p.needs_launch_shape = true;
+  p.run = [](PassContext& c) {
+    SharedSlotOptions o;
+    o.limits = limit_options(c.params);
+    const uint64_t r = c.params.u64("registers", 0);
+    if (r == 0 || r > 255)
+      throw Error(ErrorKind::Config, "front-end pass 'unified_alloc_shared' needs the option 'registers' from 1 to 255 "
+                                     "(set by frontend.unified_alloc.spill = shared)");
+    o.registers = static_cast<uint32_t>(r);
+    place_shared_slots(c.module, *c.launch, o);
+  };
+  registry.add(std::move(p));
+}
+
+}  // namespace simtlm::frontend::passes
