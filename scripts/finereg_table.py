@@ -119,7 +119,7 @@ def main_tables(d, classes):
     others = [c for c in cols if c != base]
     print("### Per workload (%s)\n" % d)
     head = "| workload | class | base cycles | " + " | ".join(
-        "%s: CTAs/SM (active) | IPC | depl. % | traffic | energy" % c for c in others) + " |"
+        "%s: CTAs/SM (active) | IPC | depl. %% | traffic | energy" % c for c in others) + " |"
     print(head)
     print("|" + "---|" * (3 + 5 * len(others)))
     agg = {c: {"ipc": [], "cta": [], "depl": [], "traffic": [], "energy": [], "cls": []} for c in others}
@@ -180,8 +180,12 @@ def main_tables(d, classes):
             e["leakage"] / bt, e["total"] / bt))
 
 
-def sens_table(d, title):
+def sens_table(d, title, main_rows):
     cols, rows = load(d)
+    for w, per in rows.items():  # columns without their own baseline: the main study's
+        if w in main_rows and "baseline" in main_rows[w]:
+            per.setdefault("baseline", main_rows[w]["baseline"])
+    cols = cols + (["baseline"] if "baseline" not in cols else [])
     base = [c for c in cols if "baseline" in c]
     print("\n### %s (%s)\n" % (title, d))
     print("| column | n | IPC vs its baseline (geomean) | concurrent CTAs vs baseline (mean) | active share |")
@@ -191,7 +195,7 @@ def sens_table(d, title):
             continue
         # The baseline of a column: the baseline column with the same other values.
         key = c.replace("finereg", "baseline")
-        b = key if key in cols else (base[0] if base else None)
+        b = key if key != c and key in cols else "baseline"
         ipc, cta, share = [], [], []
         for w, per in rows.items():
             if c not in per or b not in per:
@@ -215,10 +219,11 @@ def main(argv):
         print(__doc__)
         return 2
     main_tables(argv[1], classes)
+    main_rows = load(argv[1])[1]
     if len(argv) > 2:
-        sens_table(argv[2], "ACRF/PCRF split")
+        sens_table(argv[2], "ACRF/PCRF split (baseline: the main study's, 2 SMs)", main_rows)
     if len(argv) > 3:
-        sens_table(argv[3], "SM count")
+        sens_table(argv[3], "SM count (each against the baseline at the same SM count)", main_rows)
     return 0
 
 

@@ -314,7 +314,14 @@ void VtAllocator::decide_stalled(uint64_t c) {
   }
 }
 
+// Integrals over the cycles up to c. Time the SM spent empty (between
+// launches: the CTAs of the next one are admitted before its first tick) is
+// not counted, as the SM's own resident_cta_cycles does not count it.
 void VtAllocator::account(uint64_t c) {
+  if (empty_) {
+    last_cycle_ = std::max(last_cycle_, c - 1);
+    empty_ = false;
+  }
   if (c <= last_cycle_) return;
   const uint64_t d = c - last_cycle_;
   last_cycle_ = c;
@@ -342,6 +349,7 @@ void VtAllocator::on_cycle(uint64_t c) {
     refused_ = false;
     sm_->services.cta_room_freed();
   }
+  empty_ = sm_->ctas.busy_ctas() == 0;
 }
 
 uint64_t VtAllocator::next_cycle() const {

@@ -136,6 +136,7 @@ class VtAllocator : public regfile::Allocator, public SmCycleHook {
   bool launching_ = false;
   bool depleted_ = false;
   uint64_t last_cycle_ = 0;
+  bool empty_ = true;  // no CTA at the end of the last on_cycle (account)
   Counters n_;
 };
 
