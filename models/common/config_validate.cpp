@@ -203,18 +203,52 @@ void Config::validate() const {
               "FineReg with register power states (GREENER, Sleep-Reg) is not built");
     r.require(str("gpu.sm.smem.alloc_policy") == "baseline", {"gpu.sm.smem.alloc_policy", "gpu.sm.regfile.alloc_policy"},
               "FineReg with scratchpad sharing is not built");
-  } else {
-    // FineReg's keys do nothing without FineReg: a changed value is an error.
-    const std::vector<std::pair<std::string, std::string>> defaults = {
-        {"acrf_bytes", "131072"},       {"pcrf_bytes", "131072"},         {"max_resident_ctas", "128"},
-        {"max_resident_warps", "512"},  {"pcrf_latency", "4"},            {"cycles_per_register", "1"},
-        {"vector_cache_entries", "32"}, {"vector_miss_cycles", "200"},    {"switch_order", "restore_first"},
-        {"check", "false"}};
-    for (const auto& [key, value] : defaults) {
-      r.require(r.v(fr + key) == value, {fr + key, "gpu.sm.regfile.alloc_policy"},
-                fr + key + " is used by FineReg only: it needs gpu.sm.regfile.alloc_policy = finereg (or its "
-                "default " + value + ")");
-    }
+  }
+  // Its comparisons (docs/finereg.md "Comparison mechanisms"): vt and
+  // regdram take the resident limits; regdram the checking mode.
+  const std::string policy_rf = str("gpu.sm.regfile.alloc_policy");
+  const bool vt = policy_rf == "vt" || policy_rf == "regdram";
+  const bool regdram = policy_rf == "regdram";
+  if (vt) {
+    r.require(u64(fr + "max_resident_ctas") >= u64("gpu.sm.max_ctas"), {fr + "max_resident_ctas", "gpu.sm.max_ctas"},
+              "Virtual Thread's resident CTAs (active + pending) cannot be fewer than the active ones "
+              "(gpu.sm.max_ctas)");
+    r.require(u64(fr + "max_resident_warps") >= max_warps,
+              {fr + "max_resident_warps", "gpu.sm.max_threads", "gpu.sm.warp_size"},
+              "Virtual Thread's resident warps cannot be fewer than the active ones (max_threads / warp_size = " +
+                  std::to_string(max_warps) + ")");
+    r.require(str("gpu.sm.regfile.power.policy") == "always_on",
+              {"gpu.sm.regfile.power.policy", "gpu.sm.regfile.alloc_policy"},
+              "Virtual Thread / Reg+DRAM with register power states (GREENER, Sleep-Reg) is not built");
+    r.require(str("gpu.sm.smem.alloc_policy") == "baseline", {"gpu.sm.smem.alloc_policy", "gpu.sm.regfile.alloc_policy"},
+              "Virtual Thread / Reg+DRAM with scratchpad sharing is not built");
+  }
+  // Keys that do nothing under the chosen policy: a changed value is an error.
+  struct Owned {
+    std::string key, value;
+    bool used;
+    const char* needs;
+  };
+  const std::vector<Owned> owned = {
+      {fr + "acrf_bytes", "131072", finereg, "finereg"},
+      {fr + "pcrf_bytes", "131072", finereg, "finereg"},
+      {fr + "max_resident_ctas", "128", finereg || vt, "finereg, vt or regdram"},
+      {fr + "max_resident_warps", "512", finereg || vt, "finereg, vt or regdram"},
+      {fr + "pcrf_latency", "4", finereg, "finereg"},
+      {fr + "cycles_per_register", "1", finereg, "finereg"},
+      {fr + "vector_cache_entries", "32", finereg, "finereg"},
+      {fr + "vector_miss_cycles", "200", finereg, "finereg"},
+      {fr + "switch_order", "restore_first", finereg, "finereg"},
+      {fr + "check", "false", finereg || vt, "finereg, vt or regdram"},
+      {"gpu.sm.regfile.vt.context_bytes_per_warp", "128", vt, "vt or regdram"},
+      {"gpu.sm.regfile.vt.context_bytes_per_cycle", "128", vt, "vt or regdram"},
+      {"gpu.sm.regfile.regdram.max_offchip_ctas", "32", regdram, "regdram"},
+      {"gpu.sm.regfile.regdram.latency", "400", regdram, "regdram"},
+      {"gpu.sm.regfile.regdram.bytes_per_cycle", "19", regdram, "regdram"}};
+  for (const Owned& o : owned) {
+    r.require(o.used || r.v(o.key) == o.value, {o.key, "gpu.sm.regfile.alloc_policy"},
+              o.key + " does nothing under this policy: it needs gpu.sm.regfile.alloc_policy = " + o.needs +
+                  " (or its default " + o.value + ")");
   }
 
 

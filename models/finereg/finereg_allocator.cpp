@@ -7,6 +7,7 @@
 
 #include "functional/cta.h"
 #include "functional/executor.h"
+#include "models/finereg/cta_stall.h"
 #include "models/sm/cta_table.h"
 #include "models/sm/extension_timing.h"
 #include "models/sm/warp_table.h"
@@ -141,28 +142,14 @@ const LiveVectorTable& FineRegAllocator::table_for(uint32_t slot) {
   return *s.table;
 }
 
-// All unfinished warps wait for memory or at a barrier, with memory
-// operations in flight (a CTA merely short of an ALU result is not stalled).
-bool FineRegAllocator::stalled(uint32_t slot) const {
-  const CtaState& cs = sm_->ctas[slot];
-  if (cs.status != CtaState::Status::Active || cs.suspended || cs.outstanding == 0) return false;
-  bool any = false;
-  for (uint32_t ws : cs.warp_slots) {
-    const WarpState& w = sm_->warps[ws];
-    if (w.finished) continue;
-    any = true;
-    const bool on_memory = w.sb_blocked && w.sb_kind == sched::StallKind::LongLatency;
-    if (!on_memory && !w.at_barrier) return false;
-  }
-  return any;
-}
+bool FineRegAllocator::stalled(uint32_t slot) const { return cta_fully_stalled(*sm_, slot); }
 
 // A pending CTA is ready once everything it had in flight has returned.
 bool FineRegAllocator::ready(uint32_t slot) const {
   const CtaSwitchState st = monitor_.state(slot);
   if (st != CtaSwitchState::PendAcrf && st != CtaSwitchState::PendPcrf) return false;
   if (slots_[slot].timer != Slot::Timer::None) return false;
-  return sm_->ctas[slot].outstanding == 0;
+  return cta_drained(*sm_, slot);
 }
 
 bool FineRegAllocator::can_activate(uint32_t slot) const {
@@ -342,7 +329,14 @@ void FineRegAllocator::decide_stalled(uint64_t c) {
   }
 }
 
+// Integrals over the cycles up to c. Time the SM spent empty (between
+// launches: the CTAs of the next one are admitted before its first tick) is
+// not counted, as the SM's own resident_cta_cycles does not count it.
 void FineRegAllocator::account(uint64_t c) {
+  if (empty_) {
+    last_cycle_ = std::max(last_cycle_, c - 1);
+    empty_ = false;
+  }
   if (c <= last_cycle_) return;
   const uint64_t d = c - last_cycle_;
   last_cycle_ = c;
@@ -377,6 +371,7 @@ void FineRegAllocator::on_cycle(uint64_t c) {
     refused_ = false;
     sm_->services.cta_room_freed();
   }
+  empty_ = sm_->ctas.busy_ctas() == 0;
 }
 
 bool FineRegAllocator::ready_waiting() const {
@@ -436,6 +431,8 @@ void FineRegAllocator::register_stats(const stats::Group& group) {
   g.level("max_pcrf_entries", &n_.max_pcrf_entries, "entries", "most occupied PCRF entries");
   g.counter("vector_hits", &n_.vector_hits, "lookups", "live-register vector cache hits");
   g.counter("vector_misses", &n_.vector_misses, "lookups", "live-register vector cache misses");
+  g.formula("vector_hit_rate", "@vector_hits / (@vector_hits + @vector_misses)", "ratio",
+            "live-register vector cache hit rate (null without lookups)");
   g.counter("vector_bytes", &n_.vector_bytes, "bytes", "vector bytes fetched from the reserved global-memory area");
   g.counter("wide_kernel_stalls", &n_.wide_kernel_stalls, "checks",
             "fully stalled CTAs not switched because their kernel's registers exceed the 64-bit live vector "

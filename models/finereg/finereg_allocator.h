@@ -137,6 +137,7 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
   bool launching_ = false;         // room made for a new CTA is being offered
   bool depleted_ = false;          // last cycle: a stalled CTA found no room
   uint64_t last_cycle_ = 0;
+  bool empty_ = true;  // no CTA at the end of the last on_cycle (account)
   uint64_t table_ids_ = 0;
   Counters n_;
 };

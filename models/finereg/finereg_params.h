@@ -1,5 +1,7 @@
-// FineReg's parameters (gpu.sm.regfile.finereg.*, models/finereg/finereg_config_keys.cpp),
-// carried in SmParams and regfile::AllocatorParams.
+// FineReg's parameters (gpu.sm.regfile.finereg.*, models/finereg/finereg_config_keys.cpp)
+// and those of its comparison mechanisms, Virtual Thread (gpu.sm.regfile.vt.*)
+// and Reg+DRAM (gpu.sm.regfile.regdram.*), carried in SmParams and
+// regfile::AllocatorParams.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,17 @@ struct FineRegParams {
   uint32_t vector_miss_cycles = 200;
   bool restore_first = true;
   bool check = false;
+};
+
+// Virtual Thread (alloc_policy = vt) and Reg+DRAM (alloc_policy = regdram):
+// the pipeline context a pending CTA backs up in shared memory, and the
+// off-chip register contexts of Reg+DRAM.
+struct VtParams {
+  uint32_t context_bytes_per_warp = 128;
+  uint32_t context_bytes_per_cycle = 128;
+  uint32_t max_offchip_ctas = 32;      // Reg+DRAM only
+  uint32_t offchip_latency = 400;      // Reg+DRAM only
+  uint32_t offchip_bytes_per_cycle = 19;  // Reg+DRAM only
 };
 
 }  // namespace simtlm::models::finereg

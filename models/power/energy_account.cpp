@@ -36,6 +36,9 @@ EnergyTable energy_table_from_config(const Config& cfg) {
   t.dram_activate = pj("dram_activate");
   t.dram_read_burst = pj("dram_read_burst");
   t.dram_write_burst = pj("dram_write_burst");
+  t.pcrf_access = pj("pcrf_access");
+  t.vector_lookup = pj("vector_lookup");
+  t.staging_access = pj("staging_access");
   t.const_dynamic_w = cfg.f64("gpu.power.const_dynamic_w");
   t.idle_sm_w = cfg.f64("gpu.power.idle_sm_w");
   t.dram_refresh_w = cfg.f64("gpu.power.dram_refresh_w");
@@ -100,6 +103,21 @@ EnergyAccount::EnergyAccount(const Config& cfg, const stats::Registry& registry,
   add_source(&Activity::dram_read_bursts, {"dram[*].read_bursts"});
   add_source(&Activity::dram_write_bursts, {"dram[*].write_bursts"});
   active_cycles_ = names_of("sm[*].active_cycles");
+  // CTA switching (docs/finereg.md "Energy"): FineReg moves live
+  // warp-registers ACRF -> staging buffer -> PCRF and back; VT and Reg+DRAM
+  // move pipeline contexts through shared memory (128 B per pass) and
+  // Reg+DRAM whole register contexts off chip.
+  const std::string fr = "sm[*].regfile.finereg.", vt = "sm[*].regfile.vt.", rd = "sm[*].regfile.regdram.";
+  add_source(&Activity::pcrf_accesses, {fr + "registers_out", fr + "registers_in"});
+  add_source(&Activity::vector_lookups, {fr + "vector_hits", fr + "vector_misses"});
+  add_source(&Activity::staging_passes, {fr + "registers_out"});
+  add_source(&Activity::switch_reg_reads, {fr + "registers_out", rd + "offchip_regs_out"});
+  add_source(&Activity::switch_reg_writes, {fr + "registers_in", rd + "offchip_regs_in"});
+  add_source(&Activity::context_smem_passes, {vt + "context_passes", rd + "context_passes"});
+  add_source(&Activity::offchip_bytes_out, {rd + "offchip_bytes_out"});
+  add_source(&Activity::offchip_bytes_in, {rd + "offchip_bytes_in"});
+  switching_ = !names_of(fr + "switches_out").empty() || !names_of(vt + "switches_out").empty() ||
+               !names_of(rd + "switches_out").empty();
 
   // Blocks reporting reduced-leakage residency: <top>.power.residency.<block>[i].reduced_seconds.
   const std::string prefix = top_ + "power.residency.";
@@ -167,6 +185,10 @@ double EnergyAccount::sum(const std::vector<std::string>& names, const stats::Va
   return s;
 }
 
+bool EnergyAccount::reports(Component c) const {
+  return switching_ || (c != Component::FINEREGP && c != Component::SWITCHP);
+}
+
 double EnergyAccount::leakage_power_w() const {
   double w = 0;
   for (const Instance& in : instances_) w += in.watts;
@@ -217,7 +239,9 @@ ordered_json EnergyAccount::window_json(const stats::Values& v) const {
   j["seconds"] = e.seconds;
   j["warp_instructions"] = static_cast<uint64_t>(instructions);
   ordered_json dyn = ordered_json::object();
-  for (std::size_t c = 0; c < kComponents; ++c) dyn[component_name(static_cast<Component>(c))] = e.dynamic_j[c];
+  for (std::size_t c = 0; c < kComponents; ++c) {
+    if (reports(static_cast<Component>(c))) dyn[component_name(static_cast<Component>(c))] = e.dynamic_j[c];
+  }
   j["dynamic_j"] = std::move(dyn);
   ordered_json leak = ordered_json::object();
   for (const auto& [block, joules] : e.leakage_j) leak[block] = joules;

@@ -52,6 +52,10 @@ class EnergyAccount {
   nlohmann::ordered_json report_json(const stats::KernelRecorder& recorder) const;
 
   const EnergyTable& table() const { return table_; }
+  // Whether a component is in this platform's reports: FINEREGP and SWITCHP
+  // only when a CTA-switching allocator registered its statistics (FineReg,
+  // vt, regdram), so that runs without one report exactly what they did.
+  bool reports(Component c) const;
   // Sum of every instance's full leakage power (W).
   double leakage_power_w() const;
   double seconds_of(uint64_t cycles) const { return static_cast<double>(cycles) / (core_mhz_ * 1e6); }
@@ -81,6 +85,7 @@ class EnergyAccount {
   std::vector<Instance> instances_;
   std::vector<Source> sources_;
   std::vector<std::string> active_cycles_;  // sm[*].active_cycles
+  bool switching_ = false;  // FineReg / VT / Reg+DRAM statistics exist
   unsigned l2_slices_ = 0;
   unsigned dram_channels_ = 0;
 };

@@ -30,6 +30,8 @@ constexpr Names kNames[kComponents] = {
     {"PIPEP", "pipeline"},
     {"IDLE_COREP", "idle SMs"},
     {"CONST_DYNAMICP", "constant dynamic power"},
+    {"FINEREGP", "FineReg structures (PCRF, vector cache, staging buffer)"},
+    {"SWITCHP", "CTA switching (register and context movement)"},
 };
 
 }  // namespace
@@ -80,6 +82,15 @@ EnergyBreakdown energy_of(const EnergyTable& t, const Activity& a, const std::ve
   set(Component::PIPEP, a.issued * t.pipeline);
   set(Component::IDLE_COREP, a.idle_sm_seconds * t.idle_sm_w);
   set(Component::CONST_DYNAMICP, a.busy_seconds * t.const_dynamic_w);
+  set(Component::FINEREGP,
+      a.pcrf_accesses * t.pcrf_access + a.vector_lookups * t.vector_lookup + a.staging_passes * t.staging_access);
+  // Movement: register-file reads/writes of the moved warp-registers, the
+  // contexts' shared-memory passes, and off-chip contexts as DRAM bursts of
+  // 64 bytes (written out, read back) with one controller request each.
+  const double bursts_out = a.offchip_bytes_out / 64.0, bursts_in = a.offchip_bytes_in / 64.0;
+  set(Component::SWITCHP, a.switch_reg_reads * t.reg_read + a.switch_reg_writes * t.reg_write +
+                              a.context_smem_passes * t.smem_pass + bursts_out * (t.dram_write_burst + t.mc_request) +
+                              bursts_in * (t.dram_read_burst + t.mc_request));
   for (const LeakageShare& s : leakage) {
     auto it = std::find_if(e.leakage_j.begin(), e.leakage_j.end(), [&](const auto& p) { return p.first == s.block; });
     if (it == e.leakage_j.end()) it = e.leakage_j.insert(e.leakage_j.end(), {s.block, 0.0});

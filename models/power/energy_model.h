@@ -42,6 +42,10 @@ enum class Component {
   PIPEP,           // pipeline
   IDLE_COREP,      // SMs idle while others work
   CONST_DYNAMICP,  // constant dynamic power
+  // FineReg and its comparisons (docs/finereg.md "Energy"; reported only
+  // when a CTA-switching allocator is on, EnergyAccount::reports):
+  FINEREGP,        // FineReg's structures: PCRF, vector cache, staging buffer
+  SWITCHP,         // CTA switching: register and context movement
   Count
 };
 constexpr std::size_t kComponents = static_cast<std::size_t>(Component::Count);
@@ -59,6 +63,7 @@ struct EnergyTable {
   double l2_read = 0, l2_write = 0, l2_fill = 0;
   double noc_flit = 0, mc_request = 0;
   double dram_activate = 0, dram_read_burst = 0, dram_write_burst = 0;
+  double pcrf_access = 0, vector_lookup = 0, staging_access = 0;  // FineReg
   double const_dynamic_w = 0;  // while busy
   double idle_sm_w = 0;        // per idle SM while busy
   double dram_refresh_w = 0;   // per channel, all the time
@@ -76,6 +81,13 @@ struct Activity {
   double l2_reads = 0, l2_writes = 0, l2_fills = 0;
   double noc_flits = 0, mc_requests = 0;
   double dram_activates = 0, dram_read_bursts = 0, dram_write_bursts = 0;
+  // CTA switching (FineReg, VT, Reg+DRAM): PCRF accesses, vector-cache
+  // lookups and staging-buffer passes of warp-registers; warp-registers
+  // read from / written to the register file by the movement; shared-memory
+  // passes of pipeline contexts; off-chip context bytes out and in.
+  double pcrf_accesses = 0, vector_lookups = 0, staging_passes = 0;
+  double switch_reg_reads = 0, switch_reg_writes = 0, context_smem_passes = 0;
+  double offchip_bytes_out = 0, offchip_bytes_in = 0;
   double dram_channels = 0;      // instances drawing refresh power
   double seconds = 0;            // simulated time of the window
   double busy_seconds = 0;       // time a kernel ran (constant dynamic power)

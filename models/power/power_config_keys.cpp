@@ -75,6 +75,13 @@ void power_keys(std::vector<ConfigKey>& t) {
   pj(t, "dram_activate", 2000.0, "DRAMP: one ACT (with its precharge) of a DRAM bank.");
   pj(t, "dram_read_burst", 6000.0, "DRAMP: one read burst on a channel (array, I/O and termination).");
   pj(t, "dram_write_burst", 6500.0, "DRAMP: one write burst on a channel.");
+  // FineReg's structures (FINEREGP; reported only with a CTA-switching
+  // allocator, docs/finereg.md "Energy").
+  pj(t, "pcrf_access", 230.0,
+     "FINEREGP: one PCRF access (a 128-byte warp-register and its 21-bit tag, read or written) by the RMU.");
+  pj(t, "vector_lookup", 10.0, "FINEREGP: one lookup of FineReg's 32-entry live-register vector cache (12 B entry).");
+  pj(t, "staging_access", 40.0,
+     "FINEREGP: one warp-register through the RMU's 128-byte staging buffer (written and read once).");
   // Leakage per block instance.
   leak(t, "regfile", 0.60, "Leakage of one SM's register file.");
   leak(t, "smem", 0.22, "Leakage of one SM's shared memory.");

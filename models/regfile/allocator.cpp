@@ -1,6 +1,8 @@
 #include "models/regfile/allocator.h"
 
 #include "models/finereg/finereg_allocator.h"
+#include "models/finereg/regdram_allocator.h"
+#include "models/finereg/vt_allocator.h"
 #include "models/regfile/sharing_allocator.h"
 #include "simtlm/error.h"
 
@@ -53,6 +55,8 @@ AllocatorRegistry& allocators() {
     r.add("baseline", [](const AllocatorParams& p) { return std::make_unique<BaselineAllocator>(p); });
     r.add("sharing", [](const AllocatorParams& p) { return std::make_unique<SharingAllocator>(p); });
     r.add("finereg", [](const AllocatorParams& p) { return std::make_unique<finereg::FineRegAllocator>(p); });
+    r.add("vt", [](const AllocatorParams& p) { return std::make_unique<finereg::VtAllocator>(p, false); });
+    r.add("regdram", [](const AllocatorParams& p) { return std::make_unique<finereg::RegDramAllocator>(p); });
     return r;
   }();
   return registry;

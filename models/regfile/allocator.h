@@ -38,6 +38,7 @@ struct AllocatorParams {
   // FineReg (policy "finereg"): the ACRF/PCRF split and the active limits
   // its pending CTAs may exceed (the SM's max_ctas, warps and threads).
   finereg::FineRegParams finereg;
+  finereg::VtParams vt;  // policies vt and regdram
   uint32_t active_ctas = 8;
   uint32_t active_warps = 48;
   uint32_t active_threads = 1536;

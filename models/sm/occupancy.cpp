@@ -28,6 +28,7 @@ regfile::AllocatorParams register_allocator_params(const SmParams& params, uint3
   rp.sharing_threshold = params.register_sharing_threshold;
   rp.sharing_deadlock_rule = params.sharing_deadlock_rule;
   rp.finereg = params.finereg;
+  rp.vt = params.vt;
   rp.active_ctas = params.max_ctas;
   rp.active_warps = params.max_warps();
   rp.active_threads = params.max_threads;

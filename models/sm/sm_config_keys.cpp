@@ -193,11 +193,14 @@ void sm_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("gpu.sm.regfile.collector_units_mem", 2, "units", 1, 1024,
                 "Operand collector units for load/store instructions.",
                 "GPGPU-Sim 3.x default -gpgpu_operand_collector_num_units_mem 2"));
-  t.push_back(E("gpu.sm.regfile.alloc_policy", "baseline", {"baseline", "sharing", "finereg"},
+  t.push_back(E("gpu.sm.regfile.alloc_policy", "baseline", {"baseline", "sharing", "finereg", "vt", "regdram"},
                 "Register allocation: baseline (a CTA gets all its registers), Jatala's register sharing "
-                "between CTA pairs, or FineReg (Oh et al.: active and pending register files, CTA switching; "
-                "gpu.sm.regfile.finereg.*, docs/finereg.md).",
-                "Jatala thesis §2.2.1 (seed note 000 §2.3); Oh et al. MICRO 2018 (seed note 004)"));
+                "between CTA pairs, FineReg (Oh et al.: active and pending register files, CTA switching; "
+                "gpu.sm.regfile.finereg.*, docs/finereg.md), or FineReg's comparisons: vt (Virtual Thread: "
+                "CTAs beyond the scheduling limit keep all their registers, contexts switched through shared "
+                "memory; gpu.sm.regfile.vt.*) and regdram (Reg+DRAM: VT plus register contexts spilled off chip; "
+                "gpu.sm.regfile.regdram.*).",
+                "Jatala thesis §2.2.1 (seed note 000 §2.3); Oh et al. MICRO 2018 (seed note 004 §2.10)"));
   t.push_back(D("gpu.sm.regfile.sharing_threshold", 0.1, "fraction", 0.01, 1.0,
                 "Register sharing threshold t: each warp of a shared pair keeps t of its registers private "
                 "(t = 0.1 = 90% sharing).",

@@ -71,6 +71,8 @@ struct SmParams {
   // FineReg (register_alloc_policy == "finereg"): ACRF/PCRF split, resident
   // limits beyond the active ones, switching costs (models/finereg/).
   finereg::FineRegParams finereg;
+  // Virtual Thread / Reg+DRAM (policies vt, regdram; models/finereg/vt_allocator.h).
+  finereg::VtParams vt;
   // Register sharing's deadlock-avoidance rule; not a configuration key: only
   // the test that shows the deadlock it prevents turns it off.
   bool sharing_deadlock_rule = true;
@@ -159,9 +161,12 @@ struct SmParams {
   uint32_t max_warps() const { return (max_threads + warp_size - 1) / warp_size; }
   // Resident limits: CTA slots, warp slots and threads the SM holds at once.
   // They are the active ones (max_ctas, max_warps(), max_threads) except with
-  // FineReg, whose pending CTAs stay resident beyond them (the allocator then
-  // keeps active CTAs within the active limits).
-  bool finereg_enabled() const { return register_alloc_policy == "finereg"; }
+  // FineReg and its comparisons VT and Reg+DRAM, whose pending CTAs stay
+  // resident beyond them (the allocator then keeps active CTAs within the
+  // active limits; all three take finereg.max_resident_*).
+  bool finereg_enabled() const {
+    return register_alloc_policy == "finereg" || register_alloc_policy == "vt" || register_alloc_policy == "regdram";
+  }
   uint32_t resident_ctas() const { return finereg_enabled() ? finereg.max_resident_ctas : max_ctas; }
   uint32_t resident_warps() const { return finereg_enabled() ? finereg.max_resident_warps : max_warps(); }
   uint32_t resident_threads() const { return finereg_enabled() ? resident_warps() * warp_size : max_threads; }

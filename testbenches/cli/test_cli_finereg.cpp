@@ -42,5 +42,25 @@ TEST_F(CliFineReg, WholeRegisterFileAsAcrfIsTheBaseline) {
   }
 }
 
+// The energy report has FineReg's components only with a switching
+// allocator, and charges them from its movement: FineReg's PCRF and vector
+// cache (FINEREGP) and register movement (SWITCHP); Reg+DRAM's off-chip
+// contexts (SWITCHP, no FINEREGP); nothing under the baseline.
+TEST_F(CliFineReg, EnergyChargesTheSwitchingOnlyWhereItHappens) {
+  auto dynamic = [&](const std::string& out, std::vector<std::string> keys) {
+    keys.push_back("gpu.power.enabled=true");
+    return run_stats("gaussian", out, keys)["timing"]["energy"]["total"]["dynamic_j"];
+  };
+  const nlohmann::json base = dynamic("e_base", {"gpu.sm.regfile.alloc_policy=baseline"});
+  EXPECT_FALSE(base.contains("FINEREGP"));
+  EXPECT_FALSE(base.contains("SWITCHP"));
+  const nlohmann::json fr = dynamic("e_fr", {});
+  EXPECT_GT(fr["FINEREGP"].get<double>(), 0.0);
+  EXPECT_GT(fr["SWITCHP"].get<double>(), 0.0);
+  const nlohmann::json rd = dynamic("e_rd", {"gpu.sm.regfile.alloc_policy=regdram", "gpu.sm.registers=8192"});
+  EXPECT_EQ(rd["FINEREGP"].get<double>(), 0.0);
+  EXPECT_GT(rd["SWITCHP"].get<double>(), 0.0);
+}
+
 }  // namespace
 }  // namespace simtlm::test

@@ -74,5 +74,30 @@ TEST(FineRegConfig, CombinationsNotBuiltAreRefused) {
             std::string::npos);
 }
 
+TEST(FineRegConfig, ComparisonPoliciesTakeTheirOwnKeysOnly) {
+  // vt and regdram keep the resident limits; FineReg's split means nothing to them.
+  EXPECT_EQ(error_of(Config::preset("gtx980_finereg"),
+                     {"gpu.sm.regfile.alloc_policy=vt", "gpu.sm.regfile.vt.context_bytes_per_warp=256",
+                      "gpu.sm.regfile.finereg.max_resident_ctas=64"}),
+            "");
+  EXPECT_EQ(error_of(Config::preset("gtx980_finereg"),
+                     {"gpu.sm.regfile.alloc_policy=regdram", "gpu.sm.regfile.regdram.max_offchip_ctas=4",
+                      "gpu.sm.regfile.finereg.check=true"}),
+            "");
+  std::string m = error_of(Config::preset("gtx980_finereg"),
+                           {"gpu.sm.regfile.alloc_policy=vt", "gpu.sm.regfile.finereg.acrf_bytes=65536"});
+  EXPECT_NE(m.find("gpu.sm.regfile.finereg.acrf_bytes"), std::string::npos) << m;
+  m = error_of(Config::preset("gtx980_finereg"),
+               {"gpu.sm.regfile.alloc_policy=vt", "gpu.sm.regfile.regdram.latency=100"});
+  EXPECT_NE(m.find("gpu.sm.regfile.regdram.latency"), std::string::npos) << m;
+  EXPECT_NE(m.find("regdram"), std::string::npos) << m;
+  m = error_of(Config(), {"gpu.sm.regfile.vt.context_bytes_per_cycle=64"});
+  EXPECT_NE(m.find("gpu.sm.regfile.vt.context_bytes_per_cycle"), std::string::npos) << m;
+  EXPECT_NE(m.find("gpu.sm.regfile.alloc_policy"), std::string::npos) << m;
+  m = error_of(Config::preset("gtx980_finereg"),
+               {"gpu.sm.regfile.alloc_policy=regdram", "gpu.sm.regfile.power.policy=greener"});
+  EXPECT_NE(m.find("gpu.sm.regfile.power.policy"), std::string::npos) << m;
+}
+
 }  // namespace
 }  // namespace simtlm

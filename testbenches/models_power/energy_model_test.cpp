@@ -225,5 +225,60 @@ TEST(EnergyAccount, AResidencyOfAnUnknownBlockIsAnError) {
   EXPECT_THROW(EnergyAccount(cfg, t.reg, "gpu", 1, 700.0), Error);
 }
 
+TEST(EnergyModel, SwitchingComponentsAreTheirEventsTimesTheirEnergies) {
+  EnergyTable t = numbered_table();
+  t.pcrf_access = 30;
+  t.vector_lookup = 31;
+  t.staging_access = 32;
+  Activity a;
+  a.pcrf_accesses = 2;
+  a.vector_lookups = 3;
+  a.staging_passes = 5;
+  a.switch_reg_reads = 7;
+  a.switch_reg_writes = 11;
+  a.context_smem_passes = 13;
+  a.offchip_bytes_out = 128;  // two 64-byte bursts
+  a.offchip_bytes_in = 64;    // one
+  const EnergyBreakdown e = energy_of(t, a, {});
+  // 2 x 30 + 3 x 31 + 5 x 32 = 60 + 93 + 160.
+  EXPECT_DOUBLE_EQ(dyn(e, Component::FINEREGP), 313.0);
+  // 7 x reg_read 10 + 11 x reg_write 11 + 13 x smem_pass 9 + 2 x (write burst 25 + mc 22)
+  // + 1 x (read burst 24 + mc 22) = 70 + 121 + 117 + 94 + 46.
+  EXPECT_DOUBLE_EQ(dyn(e, Component::SWITCHP), 448.0);
+  // None of it in the register file, shared memory or DRAM components.
+  EXPECT_DOUBLE_EQ(dyn(e, Component::RFP), 0.0);
+  EXPECT_DOUBLE_EQ(dyn(e, Component::SHRDP), 0.0);
+  EXPECT_DOUBLE_EQ(dyn(e, Component::MCP), 0.0);
+}
+
+TEST(EnergyAccount, SwitchingComponentsAreReportedOnlyWithASwitchingAllocator) {
+  OneSmTree t;
+  const Config cfg = one_sm_config();
+  {
+    const EnergyAccount account(cfg, t.reg, "gpu", 1, 1000.0);
+    EXPECT_FALSE(account.reports(Component::FINEREGP));
+    EXPECT_FALSE(account.reports(Component::SWITCHP));
+    EXPECT_TRUE(account.reports(Component::RFP));
+    const auto j = account.window_json(t.reg.capture());
+    EXPECT_FALSE(j["dynamic_j"].contains("FINEREGP"));
+    EXPECT_TRUE(j["dynamic_j"].contains("CONST_DYNAMICP"));
+  }
+  std::uint64_t& out = t.reg.make_counter("gpu.sm[0].regfile.finereg.switches_out", "", "");
+  std::uint64_t& moved = t.reg.make_counter("gpu.sm[0].regfile.finereg.registers_out", "", "");
+  Config priced = cfg;
+  priced.apply_override("gpu.power.energy_pj.pcrf_access=1000");
+  priced.apply_override("gpu.power.energy_pj.staging_access=0");
+  priced.apply_override("gpu.power.energy_pj.reg_read=0");
+  const EnergyAccount account(priced, t.reg, "gpu", 1, 1000.0);
+  EXPECT_TRUE(account.reports(Component::FINEREGP));
+  const stats::Values start = t.reg.capture();
+  t.cycles += 1000;
+  out += 1;
+  moved += 40;  // 40 PCRF writes at 1 nJ
+  const EnergyBreakdown e = account.energy(t.reg.since(start), 1000);
+  EXPECT_DOUBLE_EQ(dyn(e, Component::FINEREGP), 40e-9);
+  EXPECT_TRUE(account.window_json(t.reg.since(start))["dynamic_j"].contains("SWITCHP"));
+}
+
 }  // namespace
 }  // namespace simtlm::power
