@@ -87,6 +87,20 @@ TEST_F(CliTest, RunSmallWorkloadPassesAndPrintsSummary) {
     EXPECT_THAT(r.out, HasSubstr(field));
 }
 
+// offchip_accesses (the SPU study's I/O measure, element granularity): vectorAdd
+// of 4133 elements reads two and writes one global float per element, on
+// both backends; the summary says it too.
+TEST_F(CliTest, OffchipAccessesCountGlobalElementsOnBothBackends) {
+  for (const char* backend : {"functional", "timing"}) {
+    CliResult r = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", backend});
+    ASSERT_EQ(r.code, 0) << r.err;
+    nlohmann::json stats = nlohmann::json::parse(r.out);
+    EXPECT_EQ(stats["offchip_accesses"].get<uint64_t>(), 3u * 4133) << backend;
+    EXPECT_EQ(stats["per_launch"][0]["offchip_accesses"].get<uint64_t>(), 3u * 4133) << backend;
+    EXPECT_THAT(r.err, HasSubstr("off-chip accesses")) << backend;
+  }
+}
+
 TEST_F(CliTest, RunWritesResultFilesAndStatsJson) {
   CliResult r = run({"run", "vectorAdd", "--size", "small", "--warp-size", "16", "--out",
                      "results/a", "--stats", "-p", "gpu.num_sms=4", "--backend", "functional"});
