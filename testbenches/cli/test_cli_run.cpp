@@ -101,6 +101,26 @@ TEST_F(CliTest, OffchipAccessesCountGlobalElementsOnBothBackends) {
   }
 }
 
+// Run arguments: given ones are in stats.json; a bad one is exit 2 naming it.
+TEST_F(CliTest, RunArgumentsReachTheWorkloadOrAreUsageErrors) {
+  CliResult r = run({"run", "spu_stencil", "--size", "small", "--arg", "n=40", "--arg", "method=atomic", "--stats",
+                     "--backend", "functional"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json stats = nlohmann::json::parse(r.out);
+  EXPECT_EQ(stats["args"], nlohmann::json::array({"n=40", "method=atomic"}));
+  EXPECT_EQ(stats["per_launch"][0]["kernel"], "spu_stencil_gpu");
+  EXPECT_THAT(stats["check_detail"].get<std::string>(), HasSubstr("40x40x40"));
+  r = run({"run", "spu_stencil", "--size", "small", "--arg", "n=abc", "--backend", "functional"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--arg n=abc"));
+  r = run({"run", "vectorAdd", "--size", "small", "--arg", "x=1", "--backend", "functional"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("takes no run argument 'x' (it takes none)"));
+  // Without --arg the files do not mention arguments.
+  r = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", "functional"});
+  EXPECT_FALSE(nlohmann::json::parse(r.out).contains("args"));
+}
+
 TEST_F(CliTest, RunWritesResultFilesAndStatsJson) {
   CliResult r = run({"run", "vectorAdd", "--size", "small", "--warp-size", "16", "--out",
                      "results/a", "--stats", "-p", "gpu.num_sms=4", "--backend", "functional"});

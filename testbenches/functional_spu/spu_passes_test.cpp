@@ -79,7 +79,7 @@ TEST(SpuPasses, FacesCrossPassBoundariesThroughVirtualIus) {
   for (const Case& k : {Case{5, 3, 2}, Case{4, 2, 1}, Case{7, 1, 3}, Case{2, 2, 2}}) {
     for (uint32_t global_sync : {0u, 1u}) {
       const uint64_t out = h.alloc(uint64_t(k.gy) * faces * 4);
-      run_spu(h, "row", dim(k.gx, k.gy), dim(1), Args().add(out).add(faces).add(global_sync), k.p, 64);
+      run_spu(h, "row", dim(k.gx, k.gy), dim(1), Args().add(out).add(faces).add(global_sync).add(0u).add(~0u), k.p, 64);
       const std::vector<uint32_t> o = h.download<uint32_t>(out, size_t(k.gy) * faces);
       for (uint32_t y = 0; y < k.gy; ++y)
         for (uint32_t f = 0; f < faces; ++f)
@@ -98,13 +98,13 @@ TEST(SpuPasses, FacesCrossPassBoundariesThroughVirtualIus) {
 TEST(SpuPasses, VirtualIuTrafficFollowsAlgorithm2) {
   Harness h(kernel_text(kRow));
   const uint64_t out = h.alloc(3 * 4);
-  const uint64_t directed = run_spu(h, "row", dim(5), dim(1), Args().add(out).add(3u).add(0u), 2, 64).offchip_accesses;
+  const uint64_t directed = run_spu(h, "row", dim(5), dim(1), Args().add(out).add(3u).add(0u).add(0u).add(~0u), 2, 64).offchip_accesses;
   EXPECT_EQ(directed, 3u + 2 * 2 * 3 * 16);
-  const uint64_t global = run_spu(h, "row", dim(5), dim(1), Args().add(out).add(3u).add(1u), 2, 64).offchip_accesses;
+  const uint64_t global = run_spu(h, "row", dim(5), dim(1), Args().add(out).add(3u).add(1u).add(0u).add(~0u), 2, 64).offchip_accesses;
   EXPECT_EQ(global, 3u + 2 * 2 * 9 * 16);
   // The spill slots are released with the launch.
   const uint64_t live = h.memory().bytes_allocated();
-  run_spu(h, "row", dim(5), dim(1), Args().add(out).add(3u).add(0u), 2, 64);
+  run_spu(h, "row", dim(5), dim(1), Args().add(out).add(3u).add(0u).add(0u).add(~0u), 2, 64);
   EXPECT_EQ(h.memory().bytes_allocated(), live);
 }
 
@@ -118,6 +118,51 @@ TEST(SpuPasses, ADeadlockInALaterPassNamesThePassAndTheUnits) {
     run_spu(h, "one", dim(2), dim(32), Args().add(uint32_t(2)).add(uint32_t(0)).add(uint32_t(0)), 1);
   });
   expect_contains(m, {"kernel 'one'", "pass (1,0) of 2x1", "SM (0,0) (CTA (1,0,0)) waits at bar.blocksync.east for IU east 0, which has finished"});
+}
+
+// Deadlock freedom (note §7.8) where producers and consumers run at very
+// different speeds: the odd SMs of the row spin 5000 iterations before every
+// face, the even ones none, across VIUs and partial passes.
+TEST(SpuPasses, ProducersAndConsumersAtVeryDifferentSpeeds) {
+  Harness h(kernel_text(kRow));
+  const uint32_t faces = 4;
+  for (uint32_t p : {1u, 2u, 3u}) {
+    const uint64_t out = h.alloc(2 * faces * 4);
+    run_spu(h, "row", dim(5, 2), dim(1), Args().add(out).add(faces).add(0u).add(5000u).add(~0u), p, 64);
+    const std::vector<uint32_t> o = h.download<uint32_t>(out, 2 * faces);
+    for (uint32_t y = 0; y < 2; ++y)
+      for (uint32_t f = 0; f < faces; ++f) EXPECT_EQ(o[y * faces + f], row_expected(y, f, 5)) << "p " << p;
+  }
+}
+
+// A CTA that ends early under the global barrier: finished units no longer
+// count (note §1.6.1) and a VIU whose partner exited stops (§7.15), so every
+// later pass still completes. SM (X, 0) ends at step 1, for X at a pass's
+// east edge (its spilling VIU stops), inside a pass, and at a restoring
+// VIU's partner; row 1 is unaffected and still right.
+TEST(SpuPasses, ACtaEndingEarlyDoesNotHangLaterPasses) {
+  Harness h(kernel_text(kRow));
+  const uint32_t faces = 3;
+  for (uint32_t skip : {1u, 2u, 4u}) {
+    const uint64_t out = h.alloc(2 * faces * 4);
+    run_spu(h, "row", dim(5, 2), dim(1), Args().add(out).add(faces).add(1u).add(0u).add(skip), 2, 64);
+    const std::vector<uint32_t> o = h.download<uint32_t>(out, 2 * faces);
+    for (uint32_t f = 0; f < faces; ++f) EXPECT_EQ(o[faces + f], row_expected(1, f, 5)) << "skip " << skip;
+  }
+}
+
+// A kernel that skips a blocksync is diagnosed naming the waiting units:
+// SM X = 1 (on p = 2, the last SM of pass (0,0)) skips its east sync of
+// face 0, so its spilling VIU receives one face fewer, the restoring VIU of
+// pass (1,0) restores one fewer, and SM (0,0) of that pass (CTA (2,0))
+// waits for a face that never comes.
+TEST(SpuPasses, ASkippedBlocksyncIsADeadlockNamingTheWaitingUnits) {
+  Harness h(kernel_text(kRow));
+  const uint64_t out = h.alloc(3 * 4);
+  const std::string m = expect_error(ErrorKind::Deadlock, [&] {
+    run_spu(h, "row", dim(4), dim(1), Args().add(out).add(3u).add(0u).add(0u).add(1u), 2, 64);
+  });
+  expect_contains(m, {"pass (1,0) of 2x1", "SM (0,0) (CTA (2,0,0)) waits at bar.blocksync.west for VIU west 0, which has finished"});
 }
 
 // The stencil (workloads/spu_stencil, kernel spu_stencil_cb) on several

@@ -258,16 +258,23 @@ IU:
 // out[Y * faces + f]. With `global_sync` every unit uses the global barrier
 // instead, with the wavefront schedule of the stencil (SM X works face f at
 // step X + f + 1, the west IU feeds face f at step f, the east IU takes it at
-// step gx + f + 1; gx + faces + 1 steps).
+// step gx + f + 1; gx + faces + 1 steps). Directed only: an SM with odd X
+// spins `spin` iterations before each face (a slow producer and consumer
+// between fast ones), and SM X = `skip` skips its bar.blocksync.east of
+// face 0 (a kernel that skips a blocksync). Global only: SM (skip, 0) ends
+// at step 1 (a CTA ending early).
 inline constexpr const char* kRow = R"(
-.visible .entry row(.param .u64 out, .param .u32 faces, .param .u32 global_sync)
+.visible .entry row(.param .u64 out, .param .u32 faces, .param .u32 global_sync, .param .u32 spin,
+                    .param .u32 skip)
 {
-  .reg .pred %p<8>;
+  .reg .pred %p<12>;
   .reg .b32 %r<32>;
   .reg .b64 %rd<8>;
   ld.param.u64 %rd1, [out];
   ld.param.u32 %r1, [faces];
   ld.param.u32 %r2, [global_sync];
+  ld.param.u32 %r20, [spin];
+  ld.param.u32 %r21, [skip];
   mov.u32 %r3, %nctaid.x;
   add.u32 %r4, %r3, %r1;
   add.u32 %r4, %r4, 1;          // steps = gx + faces + 1
@@ -283,17 +290,36 @@ SM_LOOP:
   @%p7 bra SM_GLOBAL;
   setp.ge.u32 %p2, %r10, %r1;
   @%p2 bra DONE;
+  and.b32 %r22, %r8, 1;
+  mul.lo.u32 %r22, %r22, %r20;  // spin iterations: odd X only
+  mov.u32 %r23, 0;
+SPIN:
+  setp.lt.u32 %p8, %r23, %r22;
+  @!%p8 bra SPUN;
+  add.u32 %r23, %r23, 1;
+  bra SPIN;
+SPUN:
   bar.blocksync.west;
   ld.cb.west.u32 %r11, [0];
   add.u32 %r11, %r11, %r8;
   add.u32 %r11, %r11, 1;
   st.cb.east.u32 [0], %r11;
-  bar.blocksync.east;
+  setp.eq.u32 %p9, %r8, %r21;
+  setp.eq.u32 %p10, %r10, 0;
+  and.pred %p9, %p9, %p10;
+  @!%p9 bar.blocksync.east;
   add.u32 %r10, %r10, 1;
   bra SM_LOOP;
 SM_GLOBAL:
   setp.ge.u32 %p2, %r10, %r4;
   @%p2 bra DONE;
+  mov.u32 %r24, %ctaid.y;       // SM (skip, 0) ends early, at step 1
+  setp.eq.u32 %p9, %r8, %r21;
+  setp.eq.u32 %p10, %r24, 0;
+  setp.eq.u32 %p11, %r10, 1;
+  and.pred %p9, %p9, %p10;
+  and.pred %p9, %p9, %p11;
+  @%p9 bra DONE;
   sub.u32 %r12, %r10, %r8;      // face = step - X - 1
   sub.u32 %r12, %r12, 1;
   setp.lt.u32 %p3, %r12, %r1;   // unsigned: also false before the first face
