@@ -113,6 +113,8 @@ void list_workloads(Io& io, bool details) {
     if (details) {
       io.out << "      PTX module: " << (info.ptx_name.empty() ? name : info.ptx_name) << "\n";
       print_kernels(io, *workload);
+      for (const workloads::RunArg& a : workload->run_args())
+        io.out << "      --arg " << a.name << "=...  " << a.description << "\n";
     }
   }
 }

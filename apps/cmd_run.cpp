@@ -49,7 +49,9 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
       ("size", po::value<std::string>()->default_value("default")->value_name("SIZE"),
        "input size: small | default")
       ("seed", po::value<std::string>()->default_value("1")->value_name("N"),
-       "seed of the generated inputs");
+       "seed of the generated inputs")
+      ("arg", po::value<std::vector<std::string>>()->composing()->value_name("KEY=VALUE"),
+       "a run argument of the workload (repeatable; `simtlm list --details` names them)");
   add_sim_options(desc);
   po::options_description all;
   all.add(desc).add_options()("workload", po::value<std::string>(), "workload to run");
@@ -73,6 +75,9 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   const std::string size_text = vm["size"].as<std::string>();
   workloads::Size size = parse_size(size_text);
   uint64_t seed = parse_uint(vm["seed"].as<std::string>(), "--seed", 0, UINT64_MAX);
+  std::vector<std::string> run_args;
+  if (vm.count("arg")) run_args = vm["arg"].as<std::vector<std::string>>();
+  workloads::apply_run_args(*workload, run_args);
   SimOptions sim = read_sim_options(vm);
   if (!sim.out_dir.empty()) OutputDir(sim.out_dir).clear_results();  // fail before a long run
 
@@ -95,6 +100,7 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   report.identity["workload"] = name;
   report.identity["size"] = size_text;
   report.identity["seed"] = seed;
+  if (!run_args.empty()) report.identity["args"] = run_args;  // absent without --arg: other files unchanged
   report.backend = backend_name(sim.backend);
   report.warp_size = sim.warp_size;
   report.launches = device.launch_history();
@@ -109,6 +115,7 @@ int cmd_run(const std::vector<std::string>& args, Io& io) {
   options["workload"] = name;
   options["size"] = size_text;
   options["seed"] = seed;
+  if (!run_args.empty()) options["args"] = run_args;
   const nlohmann::ordered_json sim_json = sim_options_json(sim);
   for (auto& [k, v] : sim_json.items()) options[k] = v;
   console.finish(report.launches);

@@ -16,6 +16,7 @@ Totals totals(const std::vector<LaunchStats>& launches) {
     t.ctas += s.ctas;
     t.warp_instructions += s.warp_instructions;
     t.thread_instructions += s.thread_instructions;
+    t.offchip_accesses += s.offchip_accesses;
     t.cycles += s.cycles;
     t.host_seconds += s.host_seconds;
   }
@@ -39,6 +40,7 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   j["ctas"] = t.ctas;
   j["warp_instructions"] = t.warp_instructions;
   j["thread_instructions"] = t.thread_instructions;
+  j["offchip_accesses"] = t.offchip_accesses;
   j["cycles"] = t.cycles;
   // No host (wall-clock) times here: identical runs give identical JSON; the
   // readable summary reports them.
@@ -52,6 +54,7 @@ nlohmann::ordered_json report_json(const RunReport& report) {
     l["ctas"] = s.ctas;
     l["warp_instructions"] = s.warp_instructions;
     l["thread_instructions"] = s.thread_instructions;
+    l["offchip_accesses"] = s.offchip_accesses;
     l["cycles"] = s.cycles;
     l["registers_per_thread"] = s.regs_per_thread;
     l["register_count_source"] = s.register_count_source;
@@ -145,6 +148,7 @@ std::string report_text(const RunReport& report) {
   line(os, "CTAs", std::to_string(t.ctas));
   line(os, "warp instructions", std::to_string(t.warp_instructions));
   line(os, "thread instructions", std::to_string(t.thread_instructions));
+  line(os, "off-chip accesses", std::to_string(t.offchip_accesses) + " (global loads/stores/atomics, elements)");
   if (t.cycles) line(os, "cycles", std::to_string(t.cycles));
   line(os, "registers", registers_text(report.launches));
   uint64_t printf_calls = 0, printf_dropped = 0;

@@ -34,6 +34,19 @@ std::string describe_lane(const LaunchContext& ctx, const Cta& cta, const Warp& 
   return os.str();
 }
 
+// Off-chip accesses of a load, store, atomic or reduction (the SPU study's
+// I/O measure, Rajasree note §4.2: load/store instructions at element
+// granularity): one per executing lane and vector element of a global
+// access, or of a generic one that hits neither the shared nor the local
+// window.
+inline uint64_t offchip_elements(const ExecRecord& r) {
+  uint64_t lanes = 0;
+  if (r.space == ir::StateSpace::Global) lanes = r.exec_mask;
+  else if (r.space == ir::StateSpace::Generic) lanes = r.exec_mask & ~(r.shared_lanes | r.local_lanes);
+  else return 0;
+  return uint64_t(popcount64(lanes)) * (r.inst->vec ? r.inst->vec : 1u);
+}
+
 const ExecRecord& execute(Warp& warp, Cta& cta, const LaunchContext& ctx) {
   if (__builtin_expect(!warp.can_issue(), 0)) {
     throw Error(ErrorKind::Internal, "execute() on warp " + std::to_string(warp.index()) + " of kernel '" +
@@ -86,15 +99,24 @@ const ExecRecord& execute(Warp& warp, Cta& cta, const LaunchContext& ctx) {
       rec.diverged = warp.branch(exec, d.target, d.rpc);
       break;
     case Handler::Load:
-      if (exec) detail::exec_load(d, warp, cta, ctx, exec);
+      if (exec) {
+        detail::exec_load(d, warp, cta, ctx, exec);
+        warp.count_offchip(offchip_elements(rec));
+      }
       warp.advance();
       break;
     case Handler::Store:
-      if (exec) detail::exec_store(d, warp, cta, ctx, exec);
+      if (exec) {
+        detail::exec_store(d, warp, cta, ctx, exec);
+        warp.count_offchip(offchip_elements(rec));
+      }
       warp.advance();
       break;
     case Handler::Atomic:
-      if (exec) detail::exec_atomic(d, warp, cta, ctx, exec);
+      if (exec) {
+        detail::exec_atomic(d, warp, cta, ctx, exec);
+        warp.count_offchip(offchip_elements(rec));
+      }
       warp.advance();
       break;
     case Handler::Cvta:

@@ -76,6 +76,7 @@ LaunchCounters run_launch(const LaunchRequest& request, GlobalMemory& memory, co
     for (const Warp& w : cta.warps()) {
       counters.warp_instructions += w.instructions();
       counters.thread_instructions += w.thread_instructions();
+      counters.offchip_accesses += w.offchip_accesses();
     }
     if (on_cta_done) on_cta_done(counters, ctx.num_ctas());
   }

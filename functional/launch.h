@@ -62,10 +62,10 @@ struct LaunchCounters {
   uint64_t ctas = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
-  // SPU launches (functional/spu/): global-memory accesses of every unit at
-  // element granularity (one per executing lane and vector element of a
-  // global or generic-to-global load, store, atomic or reduction), the
-  // thesis's off-chip I/O measure. Not counted (0) on other launches yet.
+  // Global-memory accesses at element granularity (one per executing lane
+  // and vector element of a global or generic-to-global load, store, atomic
+  // or reduction; SPU launches add the virtual IUs' spilled and restored
+  // words): the SPU study's off-chip I/O measure (Rajasree note §4.2).
   uint64_t offchip_accesses = 0;
 };
 

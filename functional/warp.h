@@ -198,6 +198,9 @@ class Warp {
   // Counters.
   uint64_t instructions() const { return instructions_; }
   uint64_t thread_instructions() const { return thread_instructions_; }
+  // Global-memory accesses at element granularity (LaunchStats::offchip_accesses).
+  uint64_t offchip_accesses() const { return offchip_accesses_; }
+  void count_offchip(uint64_t elements) { offchip_accesses_ += elements; }
 
   // --- control-flow primitives (used by the executor) -----------------------
   // pc := pc + 1, then reconverge if the top entry reached its rpc.
@@ -257,6 +260,7 @@ class Warp {
   uint32_t barrier_pc_ = 0;
   uint64_t instructions_ = 0;
   uint64_t thread_instructions_ = 0;
+  uint64_t offchip_accesses_ = 0;
   ExecRecord record_;
   std::vector<uint64_t> scratch_;
   std::vector<uint64_t> addresses_;

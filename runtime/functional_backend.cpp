@@ -27,6 +27,7 @@ LaunchStats FunctionalBackend::launch(const functional::LaunchRequest& request,
   stats.ctas = counters.ctas;
   stats.warp_instructions = counters.warp_instructions;
   stats.thread_instructions = counters.thread_instructions;
+  stats.offchip_accesses = counters.offchip_accesses;
   stats.host_seconds = std::chrono::duration<double>(stop - start).count();
   return stats;
 }

@@ -59,6 +59,7 @@ LaunchStats TimingBackend::launch(const functional::LaunchRequest& request, func
   s.ctas = f.ctas;
   s.warp_instructions = f.warp_instructions;
   s.thread_instructions = f.thread_instructions;
+  s.offchip_accesses = f.offchip_accesses;
   s.cycles = f.cycles;
   s.set_stats_json_source(std::move(f.stats_json));
   s.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,6 +1,7 @@
 // Name -> factory table for the workloads; drivers add themselves with
 // SIMTLM_REGISTER_WORKLOAD.
 #include <algorithm>
+#include <map>
 
 #include "workloads/workload.h"
 
@@ -32,6 +33,28 @@ void check_warp_size(const Workload& workload, unsigned warp_size) {
               "workload '" + workload.info().name + "' is written for CUDA's 32-lane warps (warp-synchronous "
               "shuffles, lane = thread index % 32) and cannot run at warp size " + std::to_string(warp_size) +
               "; it runs at warp sizes 32 and 64 (where warp collectives act on 32-lane halves)");
+}
+
+void apply_run_args(Workload& workload, const std::vector<std::string>& items) {
+  const std::string name = workload.info().name;
+  std::map<std::string, std::string> args;
+  std::string known;
+  for (const RunArg& a : workload.run_args()) known += (known.empty() ? "" : ", ") + a.name;
+  for (const std::string& item : items) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error(ErrorKind::Usage, "--arg '" + item + "': expected key=value");
+    const std::string key = item.substr(0, eq);
+    bool taken = false;
+    for (const RunArg& a : workload.run_args()) taken |= a.name == key;
+    if (!taken) {
+      throw Error(ErrorKind::Usage, "--arg " + key + ": workload '" + name + "' takes no run argument '" + key +
+                                        "' (" + (known.empty() ? "it takes none" : "it takes: " + known) + ")");
+    }
+    if (!args.emplace(key, item.substr(eq + 1)).second)
+      throw Error(ErrorKind::Usage, "--arg " + key + " is given twice");
+  }
+  if (!args.empty()) workload.set_run_args(args);
 }
 
 }  // namespace simtlm::workloads

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,12 @@ struct KernelShape {
   bool characteristic = true;
 };
 
+// A run argument a workload takes (`simtlm run NAME --arg key=value`).
+struct RunArg {
+  std::string name;         // "n"
+  std::string description;  // one line: meaning, accepted values, default
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -61,7 +68,20 @@ class Workload {
   // collectives work on 32-lane halves there, functional/warp.h). setup()
   // refuses other sizes through check_warp_size() rather than FAIL silently.
   virtual bool assumes_32_lane_warps() const { return false; }
+  // Run arguments beyond the two sizes (docs/workloads.md "Run arguments"):
+  // the keys this workload takes; none by default.
+  virtual std::vector<RunArg> run_args() const { return {}; }
+  // The given arguments, before setup(). Only keys of run_args() reach it
+  // (apply_run_args rejects others). Throws Error(Usage) naming the key for
+  // a value it cannot take; setup() may reject combinations with the device's
+  // configuration (Error(Config)) the same way.
+  virtual void set_run_args(const std::map<std::string, std::string>& args) { (void)args; }
 };
+
+// Parses `items` ("key=value" each) and hands them to workload.set_run_args.
+// Error(Usage) naming the item when it has no '=', repeats a key, or names a
+// key the workload does not take (listing those it takes).
+void apply_run_args(Workload& workload, const std::vector<std::string>& items);
 
 // Throws Error(Config) naming the workload and the warp size when `workload`
 // cannot give a right result at `warp_size` (see assumes_32_lane_warps).

@@ -89,8 +89,13 @@ bool Fabric::poll(Unit& unit) {
   if (unit.finished || unit.waiting != SyncKind::None || unit.warp_kind == SyncKind::None) return false;
   for (const Warp& w : unit.cta->warps())
     if (!w.finished() && !(w.waiting() && w.barrier_id() == Cta::kExternalBarrier)) return false;
-  unit.waiting = unit.warp_kind;
+  const SyncKind kind = unit.warp_kind;
   unit.warp_kind = SyncKind::None;
+  return arrive(unit, kind);
+}
+
+bool Fabric::arrive(Unit& unit, SyncKind kind) {
+  unit.waiting = kind;
   if (unit.waiting == SyncKind::Global) {
     ++at_global_;
     return try_global();
@@ -107,11 +112,48 @@ bool Fabric::poll(Unit& unit) {
   return true;
 }
 
+bool Fabric::arrive_virtual(Unit& unit) {
+  int32_t index = -1;
+  for (int d = 0; d < 4; ++d)
+    if (unit.link[d] >= 0) index = d;
+  const Dir dir = static_cast<Dir>(index);  // an IU has exactly one link
+  unit.viu_at_global = true;
+  ++at_global_;
+  if (arrive(unit, static_cast<SyncKind>(uint8_t(dir) + 2))) return true;
+  return try_global();
+}
+
 bool Fabric::finish(Unit& unit) {
   if (unit.finished) return false;
   unit.finished = true;
   --unfinished_;
+  withdraw_virtual_partners(unit);
   return try_global();
+}
+
+// A virtual IU's loop ends when its partner's CTA exits ($reglast, note §1.7
+// Alg. 2 and §7.15): it leaves whatever rendezvous it waits at, before a
+// global barrier the partner's exit may complete, so it never spills or
+// restores after its partner's last synchronisation. One already released
+// by that last synchronisation still spills what it received
+// (Unit::partner_done; the driver then ends it).
+void Fabric::withdraw_virtual_partners(const Unit& unit) {
+  for (int32_t index : unit.link) {
+    if (index < 0) continue;
+    Link& l = links_[size_t(index)];
+    Unit& v = units_[size_t(l.producer == int32_t(&unit - units_.data()) ? l.consumer : l.producer)];
+    if (!v.viu || v.finished) continue;
+    if (v.waiting == SyncKind::None) {  // released, its spill or restore still to do: the driver ends it
+      v.partner_done = true;
+      continue;
+    }
+    if (v.viu_at_global) --at_global_;
+    v.viu_at_global = false;
+    if (v.waiting != SyncKind::None) (l.producer == int32_t(&v - units_.data()) ? l.producer_waiting : l.consumer_waiting) = false;
+    v.waiting = SyncKind::None;
+    v.finished = true;
+    --unfinished_;
+  }
 }
 
 bool Fabric::try_global() {
@@ -120,14 +162,26 @@ bool Fabric::try_global() {
     l.wsel ^= 1u;
     ++l.swaps;
   }
-  for (Unit& u : units_)
+  for (Unit& u : units_) {
+    if (u.viu_at_global) {  // released by the barrier: no longer at its rendezvous
+      Link& l = links_[size_t(u.link[static_cast<uint8_t>(sync_dir(u.waiting))])];
+      (is_incoming(sync_dir(u.waiting)) ? l.consumer_waiting : l.producer_waiting) = false;
+      u.viu_at_global = false;
+      u.waiting = SyncKind::None;
+    }
     if (u.waiting == SyncKind::Global) release(u);
+  }
   at_global_ = 0;
   return true;
 }
 
 void Fabric::release(Unit& unit) {
-  for (Warp& w : unit.cta->warps())
+  if (unit.viu_at_global) {  // released by its rendezvous: no longer at the global barrier
+    unit.viu_at_global = false;
+    --at_global_;
+  }
+  if (unit.cta)
+    for (Warp& w : unit.cta->warps())
     if (w.waiting() && w.barrier_id() == Cta::kExternalBarrier) w.clear_waiting();
   unit.waiting = SyncKind::None;
 }
@@ -136,8 +190,13 @@ std::string Fabric::describe_waiting(const LaunchContext& ctx) const {
   std::ostringstream os;
   for (const Unit& u : units_) {
     if (u.finished) continue;
-    const Dim3u& c = u.cta->id();
-    os << "\n  " << u.name << " (CTA (" << c.x << "," << c.y << "," << c.z << ")) ";
+    os << "\n  " << u.name;
+    if (u.cta) {
+      const Dim3u& c = u.cta->id();
+      os << " (CTA (" << c.x << "," << c.y << "," << c.z << ")) ";
+    } else {
+      os << " (" << (is_incoming(u.iu_dir) ? "restoring" : "spilling") << " virtual IU) ";
+    }
     if (u.waiting == SyncKind::Global) {
       os << "waits at bar.blocksync (global; " << at_global_ << " of " << unfinished_ << " active units arrived)";
     } else if (u.waiting != SyncKind::None) {
@@ -151,6 +210,8 @@ std::string Fabric::describe_waiting(const LaunchContext& ctx) const {
     } else if (u.warp_kind != SyncKind::None) {
       os << "has warps at " << sync_name(u.warp_kind) << " (line " << u.warp_line << ") while others cannot reach it:"
          << u.cta->describe_waiting(ctx);
+    } else if (!u.cta) {
+      os << "has nothing left to do";
     } else {
       os << "cannot make progress:" << u.cta->describe_waiting(ctx);
     }

@@ -25,6 +25,14 @@
 // face). A unit that has finished no longer takes part in global barriers;
 // a directed rendezvous whose partner finished never completes (deadlock,
 // reported with the waiting units and their partners).
+//
+// Multi-pass launches (note §1.7; functional/spu/spu_launch.cpp) build one
+// Fabric per pass, of the pass's w x h CTAs. An IU that acts as a virtual IU
+// (Unit::viu) runs the runtime's spill/restore code (Alg. 2) instead of the
+// kernel: it has no CTA, the launch driver makes it arrive (arrive()), and
+// it withdraws (finishes) when its partner SM finishes (reglast, note §7.15).
+// It waits at the global barrier and its link's rendezvous at once
+// (arrive_virtual), so it follows the kernel's synchronisation scheme.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +65,11 @@ struct Unit {
   int32_t x = 0, y = 0;             // position (see the file comment)
   int32_t link[4] = {-1, -1, -1, -1};  // by Dir: north/west incoming, south/east outgoing
   uint32_t pass_x = 0, pass_y = 0;  // the pass the unit runs (single-pass launches: 0)
+  uint32_t npass_x = 1, npass_y = 1;  // passes of the launch along x and y
+  bool viu = false;                 // IU acting as a virtual IU: runtime code, no CTA
+  bool viu_at_global = false;       // VIU: also counted at the pending global barrier
+  bool partner_done = false;        // VIU: its partner's CTA exited ($reglast)
+  int32_t host_sm = -1;             // IU on an SM of the grid (x or y = p is outside: -1)
   std::string name;                 // "SM (1,2)", "IU west 1"
   Cta* cta = nullptr;
   SyncKind warp_kind = SyncKind::None;  // bar.blocksync the unit's warps are arriving at
@@ -98,6 +111,12 @@ class Fabric {
   // arrives at the rendezvous. Returns true when that completed it (units
   // were released).
   bool poll(Unit& unit);
+  // A virtual IU (no warps) arrives at whichever synchronisation its
+  // partner uses next: its link's directed rendezvous and the global barrier
+  // both count it, and the first to complete releases it (the other forgets
+  // it). So VIUs follow the kernel's scheme, even one chosen at run time.
+  // True when that completed a rendezvous.
+  bool arrive_virtual(Unit& unit);
   // The unit's CTA has finished. Returns true when a global barrier completed.
   bool finish(Unit& unit);
 
@@ -108,8 +127,10 @@ class Fabric {
   void add_unit(bool is_iu, Dir dir, uint32_t lane, int32_t x, int32_t y);
   int32_t unit_at(int32_t x, int32_t y) const;  // -1: no unit there
   void add_link(int32_t producer, int32_t consumer, Dir out, Dir in);
+  bool arrive(Unit& unit, SyncKind kind);
   bool try_global();
   void release(Unit& unit);
+  void withdraw_virtual_partners(const Unit& unit);
 
   uint32_t gx_, gy_, cb_bytes_;
   std::vector<Unit> units_;

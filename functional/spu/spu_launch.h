@@ -21,13 +21,17 @@ inline bool uses_spu_instructions(const ir::Function& kernel) { return first_spu
 // The semantics of SPU extension `ext_id`, or nullptr when it is not one.
 const ExtensionHandler* semantics(uint16_t ext_id);
 
-// Runs the launch on a request.spu_grid_size-wide SPU: CTA (x, y) on SM
-// (x, y) (the restricted mapping; %smid = y * p + x), 2 * (gx + gy) IUs
-// running the same kernel (%smid = p * p + their index), all round-robin
-// (each until its warps block or finish). Counters: ctas = the grid's CTAs;
-// instructions and offchip_accesses include the IUs'. IU code that uses what
-// an IU lacks (FPU, SFU, shared memory; Table 5.2) is Error(Ptx). Error(Launch) for a grid that needs more
-// than one pass (gx or gy > p, or gz > 1: virtual IUs are not built yet);
+// Runs the launch on a request.spu_grid_size-wide SPU (p): in passes of at
+// most p x p CTAs, row-wise (note §1.7), each pass's CTAs together with the
+// interface units around them. CTA (X, Y) runs on SM (X mod p, Y mod p)
+// (the restricted mapping; %smid = y * p + x); the IUs run the same kernel
+// (%smid = p * p + their index in the pass), except those that act as
+// virtual IUs (east/south before the last pass column/row, west/north after
+// the first), which run the runtime's spill/restore code (Alg. 2) through
+// global memory. Counters: ctas = the grid's CTAs; instructions include the
+// IUs' (not the VIUs', which run no PTX); offchip_accesses include the IUs'
+// and the VIUs' words. IU code that uses what an IU lacks (FPU, SFU, shared
+// memory; Table 5.2) is Error(Ptx). Error(Launch) for gz > 1;
 // Error(Deadlock) naming every waiting unit when none can progress.
 LaunchCounters run_spu_launch(const LaunchContext& ctx, const LaunchRequest& request,
                               const CtaDoneCallback& on_cta_done);

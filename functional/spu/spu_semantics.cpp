@@ -136,11 +136,11 @@ uint32_t sreg_value(const Unit& u, ext::SpuReg reg) {
     case ext::SpuReg::IsIu: return u.is_iu ? 1 : 0;
     case ext::SpuReg::IuDir: return u.is_iu ? static_cast<uint32_t>(u.iu_dir) : 4;
     case ext::SpuReg::IuId: return u.is_iu ? u.lane : 0;
-    case ext::SpuReg::RegViu: return 0;  // single-pass launches: every IU is a real one
+    case ext::SpuReg::RegViu: return u.viu ? 1 : 0;  // 0 wherever kernel code runs: VIUs run the runtime's code
     case ext::SpuReg::RegPassX: return u.pass_x;
     case ext::SpuReg::RegPassY: return u.pass_y;
-    case ext::SpuReg::RegNPassX: return 1;
-    case ext::SpuReg::RegNPassY: return 1;
+    case ext::SpuReg::RegNPassX: return u.npass_x;
+    case ext::SpuReg::RegNPassY: return u.npass_y;
     case ext::SpuReg::Count: break;
   }
   return 0;

@@ -66,6 +66,10 @@ struct LaunchStats {
   uint64_t warp_instructions = 0;    // issued warp-level instructions
   uint64_t thread_instructions = 0;  // sum of active lanes over issued instructions
   uint64_t cycles = 0;               // core cycles (timing backend only)
+  // Global-memory load/store/atomic accesses at element granularity (one per
+  // executing lane and vector element; SPU launches include the virtual IUs'
+  // spilled and restored words): the SPU study's off-chip I/O measure.
+  uint64_t offchip_accesses = 0;
   double host_seconds = 0.0;         // wall time spent simulating this launch
   // Registers per thread that CTA admission used and where the count came
   // from: "ptxas", "launch_spec", "allocator" (configured) or

@@ -249,6 +249,7 @@ bool IssueStage::issue(uint32_t slot, uint64_t c) {
   const InstTiming& info = w.timing->at(pc);
   const uint64_t before_i = fw.instructions();
   const uint64_t before_t = fw.thread_instructions();
+  const uint64_t before_o = fw.offchip_accesses();
   const functional::ExecRecord* rec = nullptr;
   try {
     rec = &functional::execute(fw, *cs.cta, *cs.ctx);
@@ -264,6 +265,7 @@ bool IssueStage::issue(uint32_t slot, uint64_t c) {
   stats.warp_instructions += fw.instructions() - before_i;
   const uint64_t lanes = fw.thread_instructions() - before_t;  // one instruction: its active lanes
   stats.thread_instructions += lanes;
+  stats.offchip_accesses += fw.offchip_accesses() - before_o;
   ++stats.active_lanes[lanes];
   ++stats.class_instructions[static_cast<unsigned>(rec->cls) % SmStats::kExecClasses];
   last_issue_cycle_ = c;

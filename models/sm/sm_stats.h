@@ -45,6 +45,9 @@ struct SmStats {
   // Instructions.
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  // Global accesses at element granularity (functional::Warp::offchip_accesses):
+  // summed into LaunchStats::offchip_accesses; not a node of the statistics tree.
+  uint64_t offchip_accesses = 0;
   uint64_t class_instructions[kExecClasses] = {};  // indexed by functional::ExecClass
   // Warp instructions by active lanes (index 0..warp_size; sized by the SM):
   // the SIMD-efficiency histogram. Active = in the warp's active mask when

@@ -122,6 +122,12 @@ uint64_t Platform::warp_instructions_now() const {
   return sum;
 }
 
+uint64_t Platform::offchip_accesses_now() const {
+  uint64_t sum = 0;
+  for (const auto& sm : sms_) sum += sm->stats().offchip_accesses;
+  return sum;
+}
+
 uint64_t Platform::thread_instructions_now() const {
   uint64_t sum = 0;
   for (const auto& sm : sms_) sum += sm->stats().thread_instructions;
@@ -199,6 +205,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   launch_.last_effect_cycle = launch_.start_cycle;
   launch_.start_instructions = warp_instructions_now();
   const uint64_t threads_before = thread_instructions_now();
+  const uint64_t offchip_before = offchip_accesses_now();
 
   refresh_stats();
   const std::size_t window = recorder_->begin(launch_.kernel);
@@ -254,6 +261,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   f.ctas = launch_.done_ctas;
   f.warp_instructions = warp_instructions_now() - launch_.start_instructions;
   f.thread_instructions = thread_instructions_now() - threads_before;
+  f.offchip_accesses = offchip_accesses_now() - offchip_before;
   f.stats_json = [registry = registry_, values = recorder_->window(window).values] {
     return registry->dump_json(values, false);
   };

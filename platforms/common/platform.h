@@ -71,6 +71,7 @@ struct LaunchFigures {
   uint64_t ctas = 0;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  uint64_t offchip_accesses = 0;  // LaunchStats::offchip_accesses
   // Makes this launch's statistics window as JSON text (values only); holds
   // the window's values and the registry, so it can run at any later time.
   std::function<std::string()> stats_json;
@@ -214,6 +215,7 @@ class Platform : public sc_core::sc_module {
   void cta_done(models::Sm& sm, uint64_t cta);
   uint64_t warp_instructions_now() const;
   uint64_t thread_instructions_now() const;
+  uint64_t offchip_accesses_now() const;
   // Ends the current launch at the end of this delta cycle: pauses the
   // simulation run() started, or wakes the thread that waits in run().
   void stop_launch();

@@ -87,6 +87,40 @@ TEST_F(CliTest, RunSmallWorkloadPassesAndPrintsSummary) {
     EXPECT_THAT(r.out, HasSubstr(field));
 }
 
+// offchip_accesses (the SPU study's I/O measure, element granularity): vectorAdd
+// of 4133 elements reads two and writes one global float per element, on
+// both backends; the summary says it too.
+TEST_F(CliTest, OffchipAccessesCountGlobalElementsOnBothBackends) {
+  for (const char* backend : {"functional", "timing"}) {
+    CliResult r = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", backend});
+    ASSERT_EQ(r.code, 0) << r.err;
+    nlohmann::json stats = nlohmann::json::parse(r.out);
+    EXPECT_EQ(stats["offchip_accesses"].get<uint64_t>(), 3u * 4133) << backend;
+    EXPECT_EQ(stats["per_launch"][0]["offchip_accesses"].get<uint64_t>(), 3u * 4133) << backend;
+    EXPECT_THAT(r.err, HasSubstr("off-chip accesses")) << backend;
+  }
+}
+
+// Run arguments: given ones are in stats.json; a bad one is exit 2 naming it.
+TEST_F(CliTest, RunArgumentsReachTheWorkloadOrAreUsageErrors) {
+  CliResult r = run({"run", "spu_stencil", "--size", "small", "--arg", "n=40", "--arg", "method=atomic", "--stats",
+                     "--backend", "functional"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json stats = nlohmann::json::parse(r.out);
+  EXPECT_EQ(stats["args"], nlohmann::json::array({"n=40", "method=atomic"}));
+  EXPECT_EQ(stats["per_launch"][0]["kernel"], "spu_stencil_gpu");
+  EXPECT_THAT(stats["check_detail"].get<std::string>(), HasSubstr("40x40x40"));
+  r = run({"run", "spu_stencil", "--size", "small", "--arg", "n=abc", "--backend", "functional"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--arg n=abc"));
+  r = run({"run", "vectorAdd", "--size", "small", "--arg", "x=1", "--backend", "functional"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("takes no run argument 'x' (it takes none)"));
+  // Without --arg the files do not mention arguments.
+  r = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", "functional"});
+  EXPECT_FALSE(nlohmann::json::parse(r.out).contains("args"));
+}
+
 TEST_F(CliTest, RunWritesResultFilesAndStatsJson) {
   CliResult r = run({"run", "vectorAdd", "--size", "small", "--warp-size", "16", "--out",
                      "results/a", "--stats", "-p", "gpu.num_sms=4", "--backend", "functional"});

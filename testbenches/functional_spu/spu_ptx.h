@@ -202,6 +202,180 @@ inline constexpr const char* kSregs = R"(
 // One CB access or synchronisation chosen by `what`, executed by the unit
 // chosen by `who` (0: SM (0,0); 1: the north IU), everybody else leaves:
 // 0: st.cb.south.u32 [off]; 1: ld.cb.north.u32 [off]; 2: bar.blocksync.east.
+// Pass registers of a multi-pass launch. An SM writes (passx, passy, npassx,
+// npassy, viu, %smid) to out[8 * (ctaid.y * nctaid.x + ctaid.x)]; an IU writes
+// (1, passx, passy, npassx, npassy, viu) to out[1024 + 8 * (64 * iudir + iuid)]
+// (each real IU of the launch once: its lane is in the whole grid).
+inline constexpr const char* kPassRegs = R"(
+.visible .entry pass_regs(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  spu.sreg.u32 %r1, regpassx;
+  spu.sreg.u32 %r2, regpassy;
+  spu.sreg.u32 %r3, regnpassx;
+  spu.sreg.u32 %r4, regnpassy;
+  spu.sreg.u32 %r5, regviu;
+  spu.sreg.u32 %r6, isiu;
+  setp.ne.u32 %p1, %r6, 0;
+  @%p1 bra IU;
+  mov.u32 %r7, %ctaid.y;
+  mov.u32 %r8, %nctaid.x;
+  mov.u32 %r9, %ctaid.x;
+  mad.lo.u32 %r10, %r7, %r8, %r9;
+  mul.wide.u32 %rd2, %r10, 32;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  st.global.u32 [%rd3+4], %r2;
+  st.global.u32 [%rd3+8], %r3;
+  st.global.u32 [%rd3+12], %r4;
+  st.global.u32 [%rd3+16], %r5;
+  mov.u32 %r11, %smid;
+  st.global.u32 [%rd3+20], %r11;
+  ret;
+IU:
+  spu.sreg.u32 %r7, iudir;
+  spu.sreg.u32 %r8, iuid;
+  mad.lo.u32 %r9, %r7, 64, %r8;
+  mul.wide.u32 %rd2, %r9, 32;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3+4096], %r6;
+  st.global.u32 [%rd3+4100], %r1;
+  st.global.u32 [%rd3+4104], %r2;
+  st.global.u32 [%rd3+4108], %r3;
+  st.global.u32 [%rd3+4112], %r4;
+  st.global.u32 [%rd3+4116], %r5;
+  ret;
+}
+)";
+
+// Faces through a row of passes. SM (X, Y) adds
+// its ctaid.x + 1 to the value it receives from the west and passes it east,
+// `faces` times (bar.blocksync.west / .east around it); the west IU of row Y
+// feeds 1000 * Y + f for face f; the east IU stores what arrives at
+// out[Y * faces + f]. With `global_sync` every unit uses the global barrier
+// instead, with the wavefront schedule of the stencil (SM X works face f at
+// step X + f + 1, the west IU feeds face f at step f, the east IU takes it at
+// step gx + f + 1; gx + faces + 1 steps). Directed only: an SM with odd X
+// spins `spin` iterations before each face (a slow producer and consumer
+// between fast ones), and SM X = `skip` skips its bar.blocksync.east of
+// face 0 (a kernel that skips a blocksync). Global only: SM (skip, 0) ends
+// at step 1 (a CTA ending early).
+inline constexpr const char* kRow = R"(
+.visible .entry row(.param .u64 out, .param .u32 faces, .param .u32 global_sync, .param .u32 spin,
+                    .param .u32 skip)
+{
+  .reg .pred %p<12>;
+  .reg .b32 %r<32>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [faces];
+  ld.param.u32 %r2, [global_sync];
+  ld.param.u32 %r20, [spin];
+  ld.param.u32 %r21, [skip];
+  mov.u32 %r3, %nctaid.x;
+  add.u32 %r4, %r3, %r1;
+  add.u32 %r4, %r4, 1;          // steps = gx + faces + 1
+  spu.sreg.u32 %r5, isiu;
+  spu.sreg.u32 %r6, iudir;
+  spu.sreg.u32 %r7, iuid;
+  mov.u32 %r8, %ctaid.x;
+  setp.ne.u32 %p7, %r2, 0;
+  mov.u32 %r10, 0;              // step (global) or face (directed)
+  setp.ne.u32 %p1, %r5, 0;
+  @%p1 bra IU;
+SM_LOOP:
+  @%p7 bra SM_GLOBAL;
+  setp.ge.u32 %p2, %r10, %r1;
+  @%p2 bra DONE;
+  and.b32 %r22, %r8, 1;
+  mul.lo.u32 %r22, %r22, %r20;  // spin iterations: odd X only
+  mov.u32 %r23, 0;
+SPIN:
+  setp.lt.u32 %p8, %r23, %r22;
+  @!%p8 bra SPUN;
+  add.u32 %r23, %r23, 1;
+  bra SPIN;
+SPUN:
+  bar.blocksync.west;
+  ld.cb.west.u32 %r11, [0];
+  add.u32 %r11, %r11, %r8;
+  add.u32 %r11, %r11, 1;
+  st.cb.east.u32 [0], %r11;
+  setp.eq.u32 %p9, %r8, %r21;
+  setp.eq.u32 %p10, %r10, 0;
+  and.pred %p9, %p9, %p10;
+  @!%p9 bar.blocksync.east;
+  add.u32 %r10, %r10, 1;
+  bra SM_LOOP;
+SM_GLOBAL:
+  setp.ge.u32 %p2, %r10, %r4;
+  @%p2 bra DONE;
+  mov.u32 %r24, %ctaid.y;       // SM (skip, 0) ends early, at step 1
+  setp.eq.u32 %p9, %r8, %r21;
+  setp.eq.u32 %p10, %r24, 0;
+  setp.eq.u32 %p11, %r10, 1;
+  and.pred %p9, %p9, %p10;
+  and.pred %p9, %p9, %p11;
+  @%p9 bra DONE;
+  sub.u32 %r12, %r10, %r8;      // face = step - X - 1
+  sub.u32 %r12, %r12, 1;
+  setp.lt.u32 %p3, %r12, %r1;   // unsigned: also false before the first face
+  @!%p3 bra SM_SYNC;
+  ld.cb.west.u32 %r11, [0];
+  add.u32 %r11, %r11, %r8;
+  add.u32 %r11, %r11, 1;
+  st.cb.east.u32 [0], %r11;
+SM_SYNC:
+  bar.blocksync;
+  add.u32 %r10, %r10, 1;
+  bra SM_LOOP;
+IU:
+  setp.eq.u32 %p4, %r6, 1;      // west: feeds
+  setp.eq.u32 %p5, %r6, 3;      // east: stores
+  @%p7 bra IU_GLOBAL;
+  setp.ge.u32 %p2, %r10, %r1;
+  @%p2 bra DONE;
+  @%p5 bar.blocksync.west;
+  mad.lo.u32 %r13, %r7, 1000, %r10;
+  @%p4 st.cb.east.u32 [0], %r13;
+  @%p4 bar.blocksync.east;
+  @!%p5 bra IU_NEXT;
+  ld.cb.west.u32 %r14, [0];
+  mad.lo.u32 %r15, %r7, %r1, %r10;
+  mul.wide.u32 %rd2, %r15, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r14;
+IU_NEXT:
+  add.u32 %r10, %r10, 1;
+  bra IU;
+IU_GLOBAL:
+  setp.ge.u32 %p2, %r10, %r4;
+  @%p2 bra DONE;
+  mov.u32 %r12, %r10;           // west: face = step
+  @%p5 sub.u32 %r12, %r10, %r3; // east: face = step - gx - 1
+  @%p5 sub.u32 %r12, %r12, 1;
+  setp.lt.u32 %p3, %r12, %r1;
+  @!%p3 bra IU_SYNC;
+  mad.lo.u32 %r13, %r7, 1000, %r12;
+  @%p4 st.cb.east.u32 [0], %r13;
+  @!%p5 bra IU_SYNC;
+  ld.cb.west.u32 %r14, [0];
+  mad.lo.u32 %r15, %r7, %r1, %r12;
+  mul.wide.u32 %rd2, %r15, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r14;
+IU_SYNC:
+  bar.blocksync;
+  add.u32 %r10, %r10, 1;
+  bra IU_GLOBAL;
+DONE:
+  ret;
+}
+)";
+
 inline constexpr const char* kOne = R"(
 .visible .entry one(.param .u32 what, .param .u32 who, .param .u32 off)
 {

@@ -145,13 +145,11 @@ TEST(SpuSemantics, AnInterfaceUnitHasOnlyTheLinkIntoTheGrid) {
   expect_contains(m, {"IU north 0 has no north link", "ld.cb.north.u32"});
 }
 
-TEST(SpuSemantics, GridsNeedingMorePassesAreRejected) {
+TEST(SpuSemantics, ThreeDimensionalGridsAreRejected) {
   Harness h(kernel_text(kOne));
   const Args a = Args().add(uint32_t(0)).add(uint32_t(0)).add(uint32_t(0));
-  std::string m = expect_error(ErrorKind::Launch, [&] { run_spu(h, "one", dim(3, 1), dim(32), a, 2); });
-  expect_contains(m, {"3x1x1", "2x2 SPU", "spu.grid_size = 2", "multi-pass", "not built yet"});
-  m = expect_error(ErrorKind::Launch, [&] { run_spu(h, "one", dim(1, 1, 2), dim(32), a); });
-  expect_contains(m, {"1x1x2"});
+  const std::string m = expect_error(ErrorKind::Launch, [&] { run_spu(h, "one", dim(1, 1, 2), dim(32), a); });
+  expect_contains(m, {"1x1x2", "grid z must be 1"});
 }
 
 TEST(SpuSemantics, OutsideAnSpuLaunchTheInstructionsAreAnError) {

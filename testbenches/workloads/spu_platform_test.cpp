@@ -66,21 +66,28 @@ TEST(SpuPlatform, StencilDefaultSizeOnTheThesisGrid) {
   EXPECT_EQ(r.stats[0].ctas, 16u);
 }
 
-TEST(SpuPlatform, AGridLargerThanOnePassIsRejected) {
-  setenv("SIMTLM_SPU_STENCIL_SYNC", "local", 1);
-  DeviceOptions o;
-  o.config = spu_config(1);
-  Device dev(o);
-  std::unique_ptr<Workload> w = WorkloadRegistry::create("spu_stencil");
-  w->setup(dev, Size::Small, 1);
-  try {
-    w->run(dev);
-    ADD_FAILURE() << "a 2 x 2 grid ran on a 1 x 1 SPU";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Launch);
-    EXPECT_NE(std::string(e.what()).find("multi-pass"), std::string::npos) << e.what();
+// Grids larger than the SPU run in passes with virtual IUs (docs/spu.md
+// "Passes"): 128^3 (4 x 4 CTAs) on p = 2 (2 x 2 passes), p = 3 (2 x 2 passes,
+// the second column and row of passes partial), p = 4 (one pass) and p = 8
+// (one pass on part of the grid), both synchronisation schemes.
+TEST(SpuPlatform, StencilInPassesMatchesTheReference) {
+  for (uint32_t p : {2u, 3u, 4u, 8u}) {
+    for (const char* sync : {"local", "global"}) {
+      const SpuRun r = run_stencil(p, sync, Size::Default);
+      EXPECT_TRUE(r.check.passed) << "p = " << p << ", " << sync << ": " << r.check.detail;
+      ASSERT_EQ(r.stats.size(), 1u);
+      EXPECT_EQ(r.stats[0].ctas, 16u);
+    }
   }
-  unsetenv("SIMTLM_SPU_STENCIL_SYNC");
+}
+
+// Small (N = 48, K = 40: partial tiles, a partial k-tile) on one SM: 2 x 2
+// passes of one CTA each, every IU of the inner boundaries virtual.
+TEST(SpuPlatform, StencilOnAOneByOneSpu) {
+  for (const char* sync : {"local", "global"}) {
+    const SpuRun r = run_stencil(1, sync);
+    EXPECT_TRUE(r.check.passed) << sync << ": " << r.check.detail;
+  }
 }
 
 // On the gpu platform the same module loads (its GPU kernel runs, tested with

@@ -1,10 +1,13 @@
 // spu_stencil driver: the SPU study's 3-D wavefront stencil
 // H[i,j,k] = mean(H[i-1,j,k], H[i,j-1,k], H[i,j,k-1]) over an N x N x K space with
 // 32^3 tiles, one CTA of 8 x 8 threads per 32 x 32 column of tiles, one launch per
-// anti-diagonal of columns; on the SPU (sim.platform = spu) one launch whose faces
-// travel through the communication buffers (kernel spu_stencil_cb).
+// anti-diagonal of columns (or, with --arg method=atomic, the study's GPU baseline:
+// one launch synchronised with atomics, kernel spu_stencil_gpu); on the SPU
+// (sim.platform = spu) one launch whose faces travel through the communication
+// buffers (kernel spu_stencil_cb). Run arguments: see run_args().
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,7 +34,21 @@ class SpuStencil : public Workload, public HasOutputs {
     return {{"spu_stencil_diag", kThreadsSide * kThreadsSide, 0, true}};
   }
 
+  std::vector<RunArg> run_args() const override {
+    return {{"n", "N, the i and j extent (1..1024; default: the size's)"},
+            {"k", "K, the k extent (1..4096; default: N, or 40 at the small size)"},
+            {"b", "tile side: SPU 1..64 (a b x b face of floats must fit spu.cb_bytes; default 32); GPU 32 only"},
+            {"subtile", "points per thread in i and j of the GPU kernels: 4 only (the SPU kernel has one thread per i)"},
+            {"p", "SPU grid side: must equal spu.grid_size (checked; set it with -p spu.grid_size)"},
+            {"sync", "SPU synchronisation: local (producer-consumer, default) or global"},
+            {"method", "GPU version: diag (one launch per column anti-diagonal, default) or atomic "
+                       "(Ranasinghe's single launch with atomics, the study's baseline)"}};
+  }
+
+  void set_run_args(const std::map<std::string, std::string>& args) override { args_ = args; }
+
   void setup(Device& dev, Size size, uint64_t seed) override {
+    spu_ = dev.options().config && dev.options().config->str("sim.platform") == "spu";
     if (size == Size::Small) {
       // Not multiples of the tile: 2 x 2 columns with partial edge columns and
       // a partial second k-tile.
@@ -48,6 +65,7 @@ class SpuStencil : public Workload, public HasOutputs {
         n_ = k_ = uint32_t(v);
       }
     }
+    apply_args(dev);
     SplitMix64 ra(stream_seed(seed, 1)), rb(stream_seed(seed, 2)), rc(stream_seed(seed, 3));
     a_.resize(size_t(n_) * n_);
     b_.resize(size_t(n_) * k_);
@@ -67,9 +85,9 @@ class SpuStencil : public Workload, public HasOutputs {
     dev.memcpy_to_device(d_fy_, b_.data(), b_.size() * sizeof(float));
     const ModuleHandle mod =
         dev.load_module_string(embedded_ptx("spu_stencil"), "spu_stencil.ptx");
+    if (spu_) return {run_spu(dev, mod, uint32_t(ceil_div(n_, tile_)), *dev.options().config)};
     const int32_t cols = int32_t(ceil_div(n_, kTile));
-    spu_ = dev.options().config && dev.options().config->str("sim.platform") == "spu";
-    if (spu_) return {run_spu(dev, mod, uint32_t(cols), *dev.options().config)};
+    if (atomic_) return {run_atomic(dev, mod, uint32_t(cols))};
     std::vector<LaunchStats> stats;
     for (int32_t d = 0; d <= 2 * (cols - 1); ++d) {
       const int32_t first_i = std::max(0, d - (cols - 1));
@@ -90,10 +108,11 @@ class SpuStencil : public Workload, public HasOutputs {
   // interface units; SIMTLM_SPU_STENCIL_SYNC = local (default: the thesis's
   // producer-consumer bar.blocksync) or global (the original global barrier).
   LaunchStats run_spu(Device& dev, ModuleHandle mod, uint32_t cols, const Config& config) {
-    if (uint64_t(kTile) * kTile * sizeof(float) > config.u64("spu.cb_bytes"))
-      throw Error(ErrorKind::Config, "spu_stencil passes 32 x 32 faces of floats (4096 bytes) through each "
-                                     "communication buffer: spu.cb_bytes = " +
-                                         std::to_string(config.u64("spu.cb_bytes")) + " is too small");
+    if (uint64_t(tile_) * tile_ * sizeof(float) > config.u64("spu.cb_bytes"))
+      throw Error(ErrorKind::Config, "spu_stencil passes " + std::to_string(tile_) + " x " + std::to_string(tile_) +
+                                         " faces of floats through each communication buffer: spu.cb_bytes = " +
+                                         std::to_string(config.u64("spu.cb_bytes")) + " is too small (b = " +
+                                         std::to_string(tile_) + ")");
     global_sync_ = false;
     if (const char* env = std::getenv("SIMTLM_SPU_STENCIL_SYNC")) {
       const std::string v = env;
@@ -101,13 +120,79 @@ class SpuStencil : public Workload, public HasOutputs {
         throw Error(ErrorKind::Config, "SIMTLM_SPU_STENCIL_SYNC='" + v + "': expected local or global");
       global_sync_ = v == "global";
     }
+    if (args_.count("sync")) global_sync_ = args_.at("sync") == "global";  // checked in apply_args
     LaunchConfig cfg;
-    cfg.block = Dim3(kTile);
+    cfg.block = Dim3(tile_);
     cfg.grid = Dim3(cols, cols);
     KernelArgs args;
     args.add(d_a_).add(d_fx_).add(d_fy_).add(d_out_).add(int32_t(n_)).add(int32_t(k_))
         .add(int32_t(global_sync_ ? 1 : 0));
     return dev.launch(mod, "spu_stencil_cb", cfg, args);
+  }
+
+  // The GPU baseline (note §4.3): one launch of cols^2 CTAs that take their
+  // column by ticket and wait on their producers' per-k-tile flags.
+  LaunchStats run_atomic(Device& dev, ModuleHandle mod, uint32_t cols) {
+    const std::vector<uint32_t> zeros(size_t(cols) * cols + 1, 0);
+    if (!d_sync_) d_sync_ = dev.malloc(zeros.size() * sizeof(uint32_t));
+    dev.memcpy_to_device(d_sync_, zeros.data(), zeros.size() * sizeof(uint32_t));
+    LaunchConfig cfg;
+    cfg.block = Dim3(kThreadsSide, kThreadsSide);
+    cfg.grid = Dim3(cols * cols);
+    KernelArgs args;
+    args.add(d_a_).add(d_fx_).add(d_fy_).add(d_out_).add(int32_t(n_)).add(int32_t(k_)).add(d_sync_)
+        .add(DevicePtr(d_sync_ + sizeof(uint32_t)));
+    return dev.launch(mod, "spu_stencil_gpu", cfg, args);
+  }
+
+  // Run arguments (run_args()): values, then what the platform can run.
+  void apply_args(Device& dev) {
+    auto number = [&](const char* key, uint32_t lo, uint32_t hi, uint32_t& out) {
+      if (!args_.count(key)) return;
+      const std::string& text = args_.at(key);
+      char* end = nullptr;
+      const unsigned long v = std::strtoul(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || text[0] == '-' || v < lo || v > hi)
+        throw Error(ErrorKind::Usage, "--arg " + std::string(key) + "=" + text + ": expected an integer in [" +
+                                          std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      out = uint32_t(v);
+    };
+    auto choice = [&](const char* key, const char* a, const char* b) {
+      if (args_.count(key) && args_.at(key) != a && args_.at(key) != b)
+        throw Error(ErrorKind::Usage, "--arg " + std::string(key) + "=" + args_.at(key) + ": expected " + a + " or " + b);
+    };
+    auto only_on = [&](const char* key, bool allowed, const char* why) {
+      if (args_.count(key) && !allowed) throw Error(ErrorKind::Config, "--arg " + std::string(key) + ": " + why);
+    };
+    const bool n_given = args_.count("n") != 0;
+    number("n", 1, 1024, n_);
+    if (n_given && !args_.count("k")) k_ = n_;
+    number("k", 1, 4096, k_);
+    uint32_t b = kTile, subtile = kSubtile, p = 0;
+    number("b", 1, 64, b);
+    number("subtile", 1, 64, subtile);
+    number("p", 1, 32, p);
+    choice("sync", "local", "global");
+    choice("method", "diag", "atomic");
+    const char* gpu_only = "applies to the GPU version only (sim.platform = gpu)";
+    const char* spu_only = "applies to the SPU version only (sim.platform = spu)";
+    only_on("sync", spu_, spu_only);
+    only_on("p", spu_, spu_only);
+    only_on("method", !spu_, gpu_only);
+    only_on("subtile", !spu_, "applies to the GPU kernels only: the SPU kernel gives each thread one local i");
+    if (!spu_ && b != kTile)
+      throw Error(ErrorKind::Config, "--arg b=" + std::to_string(b) + ": the GPU kernels are compiled for 32^3 tiles "
+                                     "(TB in workloads/spu_stencil/kernel.cu); b = 32 only");
+    if (subtile != kSubtile)
+      throw Error(ErrorKind::Config, "--arg subtile=" + std::to_string(subtile) + ": the GPU kernels are compiled "
+                                     "for 4 x 4 sub-columns per thread (TS in kernel.cu); subtile = 4 only");
+    if (spu_ && p != 0 && p != dev.options().config->u32("spu.grid_size"))
+      throw Error(ErrorKind::Config, "--arg p=" + std::to_string(p) + " but spu.grid_size = " +
+                                         std::to_string(dev.options().config->u32("spu.grid_size")) +
+                                         ": set the grid with -p spu.grid_size=" + std::to_string(p) +
+                                         " -p gpu.num_sms=" + std::to_string(p * p));
+    tile_ = b;
+    atomic_ = args_.count("method") && args_.at("method") == "atomic";
   }
 
   CheckResult check(Device& dev) override {
@@ -164,8 +249,10 @@ class SpuStencil : public Workload, public HasOutputs {
     r.detail += "; " + east.detail.substr(0, east.detail.find(';')) + "; " +
                 south.detail.substr(0, south.detail.find(';')) + " (" + std::to_string(n_) + "x" +
                 std::to_string(n_) + "x" + std::to_string(k_) + ", " +
-                (spu_ ? std::string(global_sync_ ? "SPU, global bar.blocksync)" : "SPU, producer-consumer bar.blocksync)")
-                      : std::to_string(2 * ceil_div(n_, kTile) - 1) + " diagonal launches)");
+                (spu_ ? std::string(global_sync_ ? "SPU, global bar.blocksync" : "SPU, producer-consumer bar.blocksync") +
+                            (tile_ != kTile ? ", b = " + std::to_string(tile_) : std::string()) + ")"
+                      : atomic_ ? std::string("one launch, atomic flags)")
+                                : std::to_string(2 * ceil_div(n_, kTile) - 1) + " diagonal launches)");
     return r;
   }
 
@@ -178,10 +265,12 @@ class SpuStencil : public Workload, public HasOutputs {
  private:
   static constexpr uint32_t kTile = 32;
   static constexpr uint32_t kThreadsSide = 8;  // = TT in kernel.cu (TB / TS)
-  uint32_t n_ = 0, k_ = 0;
-  bool spu_ = false, global_sync_ = false;  // how the last run() ran
+  static constexpr uint32_t kSubtile = 4;      // = TS in kernel.cu
+  uint32_t n_ = 0, k_ = 0, tile_ = kTile;
+  bool spu_ = false, global_sync_ = false, atomic_ = false;  // how the last run() ran
+  std::map<std::string, std::string> args_;
   std::vector<float> a_, b_, c_;
-  DevicePtr d_a_ = 0, d_fx_ = 0, d_fy_ = 0, d_out_ = 0;
+  DevicePtr d_a_ = 0, d_fx_ = 0, d_fy_ = 0, d_out_ = 0, d_sync_ = 0;  // d_sync_: ticket, then flags
 };
 
 SIMTLM_REGISTER_WORKLOAD("spu_stencil", SpuStencil);

@@ -284,3 +284,126 @@ extern "C" __global__ void spu_stencil_cb(const float* __restrict__ A, float* fx
   if (t < ni)
     for (int jl = 0; jl < nj; ++jl) out[(size_t)i * N + J * b + jl] = PLANE(t, jl);
 }
+
+// ---------------------------------------------------------------------------
+// The GPU baseline of the SPU study (note §4.3): Ranasinghe's method, one
+// launch for the whole stencil. The CTAs of a launch start in an order CUDA
+// does not promise, so each CTA takes a ticket with atomicAdd and works on
+// column t = ticket (row-major: I = t mod cols, J = t / cols). Column (I, J)
+// depends only on columns with smaller tickets, which were handed to CTAs
+// that already run, so waiting on them cannot deadlock whatever the number
+// of resident CTAs. Per k-tile, thread 0 waits until flags[J][I-1] and
+// flags[J-1][I] reach kt + 1 (the west and north producers have stored that
+// k-tile's faces), the CTA computes the tile as spu_stencil_diag does, and
+// after __threadfence thread 0 sets flags[J][I] = kt + 1. Flags are read
+// and written with atomics so that every poll sees the L2's value. fx/fy
+// are updated in place as in spu_stencil_diag: a row's consumer reads k-tile
+// kt of the producer's output only after the flag says it is there, and the
+// producer never writes that k-tile again.
+extern "C" __global__ void spu_stencil_gpu(const float* __restrict__ A, float* fx, float* fy,
+                                           float* __restrict__ out, int N, int K,
+                                           unsigned* ticket, unsigned* flags) {
+  __shared__ float west[TB][TB + 1];
+  __shared__ float north[TB][TB + 1];
+  __shared__ float edge_e[2][TT][TT][TS];
+  __shared__ float edge_s[2][TT][TT][TS];
+  __shared__ int column;
+
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int tid = ty * TT + tx;
+  const int cols = (N + TB - 1) / TB;
+  if (tid == 0) column = int(atomicAdd(ticket, 1u));
+  __syncthreads();
+  const int I = column % cols, J = column / cols;
+  const int i0 = I * TB + tx * TS;
+  const int j0 = J * TB + ty * TS;
+  const int le = min(TB - 1, N - 1 - I * TB);
+  const int lf = min(TB - 1, N - 1 - J * TB);
+
+  float prev[TS][TS];
+#pragma unroll
+  for (int a = 0; a < TS; ++a)
+#pragma unroll
+    for (int b = 0; b < TS; ++b) {
+      const int i = i0 + a, j = j0 + b;
+      prev[a][b] = (i < N && j < N) ? A[(size_t)i * N + j] : 0.f;
+    }
+
+  for (int k0 = 0; k0 < K; k0 += TB) {
+    const unsigned need = unsigned(k0 / TB + 1);
+    if (tid == 0) {
+      if (I > 0)
+        while (atomicAdd(&flags[J * cols + I - 1], 0u) < need) {
+        }
+      if (J > 0)
+        while (atomicAdd(&flags[(J - 1) * cols + I], 0u) < need) {
+        }
+    }
+    __syncthreads();
+    for (int e = tid; e < TB * TB; e += TT * TT) {
+      const int r = e / TB, c = e % TB;
+      const int jj = J * TB + r, ii = I * TB + r, kk = k0 + c;
+      west[r][c] = (jj < N && kk < K) ? fx[(size_t)jj * K + kk] : 0.f;
+      north[r][c] = (ii < N && kk < K) ? fy[(size_t)ii * K + kk] : 0.f;
+    }
+    __syncthreads();
+
+    for (int s = 0; s < 2 * (TT - 1) + TB; ++s) {
+      const int kl = s - tx - ty;
+      if (kl >= 0 && kl < TB && k0 + kl < K) {
+        const int p = s & 1, q = p ^ 1;
+        float w[TS], n[TS];
+#pragma unroll
+        for (int b = 0; b < TS; ++b) w[b] = tx == 0 ? west[ty * TS + b][kl] : edge_e[q][tx - 1][ty][b];
+#pragma unroll
+        for (int a = 0; a < TS; ++a) n[a] = ty == 0 ? north[tx * TS + a][kl] : edge_s[q][tx][ty - 1][a];
+#pragma unroll
+        for (int a = 0; a < TS; ++a) {
+          float left = n[a];
+#pragma unroll
+          for (int b = 0; b < TS; ++b) {
+            const float up = a == 0 ? w[b] : prev[a - 1][b];
+            const float h = (up + left + prev[a][b]) * (1.0f / 3.0f);
+            prev[a][b] = h;
+            left = h;
+          }
+        }
+#pragma unroll
+        for (int b = 0; b < TS; ++b) edge_e[p][tx][ty][b] = prev[TS - 1][b];
+#pragma unroll
+        for (int a = 0; a < TS; ++a) edge_s[p][tx][ty][a] = prev[a][TS - 1];
+#pragma unroll
+        for (int a = 0; a < TS; ++a)
+          if (tx * TS + a == le) {
+#pragma unroll
+            for (int b = 0; b < TS; ++b) west[ty * TS + b][kl] = prev[a][b];
+          }
+#pragma unroll
+        for (int b = 0; b < TS; ++b)
+          if (ty * TS + b == lf) {
+#pragma unroll
+            for (int a = 0; a < TS; ++a) north[tx * TS + a][kl] = prev[a][b];
+          }
+      }
+      __syncthreads();
+    }
+
+    for (int e = tid; e < TB * TB; e += TT * TT) {
+      const int r = e / TB, c = e % TB;
+      const int jj = J * TB + r, ii = I * TB + r, kk = k0 + c;
+      if (jj < N && kk < K) fx[(size_t)jj * K + kk] = west[r][c];
+      if (ii < N && kk < K) fy[(size_t)ii * K + kk] = north[r][c];
+    }
+    __threadfence();
+    __syncthreads();
+    if (tid == 0) atomicExch(&flags[J * cols + I], need);
+  }
+
+#pragma unroll
+  for (int a = 0; a < TS; ++a)
+#pragma unroll
+    for (int b = 0; b < TS; ++b) {
+      const int i = i0 + a, j = j0 + b;
+      if (i < N && j < N) out[(size_t)i * N + j] = prev[a][b];
+    }
+}
