@@ -33,27 +33,6 @@ void check_grid(const LaunchContext& ctx, const LaunchRequest& request) {
                   "x1 runs in one pass; multi-pass execution (virtual IUs) is not built yet");
 }
 
-// An interface unit is a truncated SM (Rajasree Table 5.2, note §1.4): it
-// fetches and schedules instructions and has the register file, the integer
-// ALU and mul/div, the constant cache, the communication buffers and global
-// loads/stores, but no floating-point unit, special-function unit, shared
-// memory or texture cache. IU code that uses one of those, with at least one
-// lane executing, ends the launch naming the instruction.
-void check_iu_capabilities(const ExecRecord& r, const Warp& warp, const Cta& cta, const LaunchContext& ctx) {
-  const char* lacks = nullptr;
-  switch (r.cls) {
-    case ExecClass::Fp: case ExecClass::Dp: lacks = "floating-point unit"; break;
-    case ExecClass::Sfu: lacks = "special-function unit"; break;
-    default: break;
-  }
-  if (r.space == ir::StateSpace::Shared || r.shared_lanes != 0) lacks = "shared memory";
-  if (!lacks) return;
-  const unsigned lane = static_cast<unsigned>(__builtin_ctzll(r.exec_mask));
-  throw Error(ErrorKind::Ptx, describe_lane(ctx, cta, warp, r.inst, lane) + ": " + cta.role() + " has no " + lacks +
-                                  " (an interface unit is a truncated SM: integer ALU, mul/div, constant cache, "
-                                  "communication buffers and global memory only; Rajasree Table 5.2)");
-}
-
 // Lanes x vector elements of a global access (generic ones that hit neither
 // the shared nor the local window).
 uint64_t offchip_elements(const ExecRecord& r) {
@@ -89,6 +68,28 @@ uint64_t adjacent_cta(const Unit& u, uint32_t gx, uint32_t gy) {
 }
 
 }  // namespace
+
+// An interface unit is a truncated SM (Rajasree Table 5.2, note §1.4): it
+// fetches and schedules instructions and has the register file, the integer
+// ALU and mul/div, the constant cache, the communication buffers and global
+// loads/stores, but no floating-point unit, special-function unit, shared
+// memory or texture cache. IU code that uses one of those, with at least one
+// lane executing, ends the launch naming the instruction.
+void check_iu_capabilities(const ExecRecord& r, const Warp& warp, const Cta& cta, const LaunchContext& ctx) {
+  if (r.exec_mask == 0) return;
+  const char* lacks = nullptr;
+  switch (r.cls) {
+    case ExecClass::Fp: case ExecClass::Dp: lacks = "floating-point unit"; break;
+    case ExecClass::Sfu: lacks = "special-function unit"; break;
+    default: break;
+  }
+  if (r.space == ir::StateSpace::Shared || r.shared_lanes != 0) lacks = "shared memory";
+  if (!lacks) return;
+  const unsigned lane = static_cast<unsigned>(__builtin_ctzll(r.exec_mask));
+  throw Error(ErrorKind::Ptx, describe_lane(ctx, cta, warp, r.inst, lane) + ": " + cta.role() + " has no " + lacks +
+                                  " (an interface unit is a truncated SM: integer ALU, mul/div, constant cache, "
+                                  "communication buffers and global memory only; Rajasree Table 5.2)");
+}
 
 LaunchCounters run_spu_launch(const LaunchContext& ctx, const LaunchRequest& request,
                               const CtaDoneCallback& on_cta_done) {

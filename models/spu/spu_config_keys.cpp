@@ -19,6 +19,11 @@ void spu_keys(std::vector<ConfigKey>& t) {
                 "Size of one communication buffer; every directed link between neighbours has two (ping-pong). "
                 "A multiple of 8. Applies with sim.platform = spu.",
                 "Rajasree §6.1.2, §6.3.4: 4 KB (one 32 x 32 face of 4-byte words); 16 KB also studied"));
+  t.push_back(U("spu.sync_latency", 4, "core cycles", 1, 1000,
+                "Timing backend: cycles from the completion of a bar.blocksync rendezvous (the last unit "
+                "arrived: all warps of its CTA wait at it) to the release of the units' warps, the signal's "
+                "trip through the fabric. Applies with sim.platform = spu.",
+                "not stated by the thesis; seed note 003 §2.2 [I]: 'a small fixed latency (e.g. a few cycles)'"));
 }
 
 const Registration kSpu(kRankSpu, "spu", &spu_keys);
