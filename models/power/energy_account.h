@@ -10,7 +10,12 @@
 //   const_misses smem_passes regfile_reads regfile_writes class_int class_fp
 //   class_dp class_sfu active_cycles; sm[*].l1d.reads writes fills;
 //   l2[*].reads writes fills; noc.flits; dram[*].reads writes activates
-//   read_bursts write_bursts; cycles; power.residency.<block>[i].*
+//   read_bursts write_bursts; cycles; power.residency.<block>[i].*; on the
+//   spu platform also spu.iu[*].* (the interface units' SM counters, into the
+//   same components, as the thesis's §5.3) and spu.cb[*].writes reads (CBP).
+// Leakage instances on the spu platform besides the grid's: one "iu" per
+// interface unit (spu.power.iu_leakage_w) and one "cb" per communication
+// buffer, two per link (spu.power.cb_leakage_w_per_kb x spu.cb_bytes / 1024).
 // A missing SM statistic is Error(Internal) at construction (a renamed
 // counter must not silently read as zero); the memory side's may be absent
 // (a platform without L2 has no L2 energy).
@@ -55,6 +60,9 @@ class EnergyAccount {
   // Sum of every instance's full leakage power (W).
   double leakage_power_w() const;
   double seconds_of(uint64_t cycles) const { return static_cast<double>(cycles) / (core_mhz_ * 1e6); }
+  // Whether reports name component `c` (CBP only where CBs exist, so that the
+  // gpu platform's reports stay as they were).
+  bool reports(Component c) const { return c != Component::CBP || cb_links_ != 0; }
 
  private:
   struct Instance {
@@ -83,6 +91,8 @@ class EnergyAccount {
   std::vector<std::string> active_cycles_;  // sm[*].active_cycles
   unsigned l2_slices_ = 0;
   unsigned dram_channels_ = 0;
+  unsigned ius_ = 0;       // spu.iu[*]
+  unsigned cb_links_ = 0;  // spu.cb[*]
 };
 
 }  // namespace simtlm::power

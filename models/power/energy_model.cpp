@@ -30,6 +30,7 @@ constexpr Names kNames[kComponents] = {
     {"PIPEP", "pipeline"},
     {"IDLE_COREP", "idle SMs"},
     {"CONST_DYNAMICP", "constant dynamic power"},
+    {"CBP", "communication buffers"},
 };
 
 }  // namespace
@@ -80,6 +81,7 @@ EnergyBreakdown energy_of(const EnergyTable& t, const Activity& a, const std::ve
   set(Component::PIPEP, a.issued * t.pipeline);
   set(Component::IDLE_COREP, a.idle_sm_seconds * t.idle_sm_w);
   set(Component::CONST_DYNAMICP, a.busy_seconds * t.const_dynamic_w);
+  set(Component::CBP, a.cb_accesses * t.cb_access);
   for (const LeakageShare& s : leakage) {
     auto it = std::find_if(e.leakage_j.begin(), e.leakage_j.end(), [&](const auto& p) { return p.first == s.block; });
     if (it == e.leakage_j.end()) it = e.leakage_j.insert(e.leakage_j.end(), {s.block, 0.0});

@@ -42,6 +42,7 @@ enum class Component {
   PIPEP,           // pipeline
   IDLE_COREP,      // SMs idle while others work
   CONST_DYNAMICP,  // constant dynamic power
+  CBP,             // communication buffers (spu platform; reported only where they exist)
   Count
 };
 constexpr std::size_t kComponents = static_cast<std::size_t>(Component::Count);
@@ -59,6 +60,7 @@ struct EnergyTable {
   double l2_read = 0, l2_write = 0, l2_fill = 0;
   double noc_flit = 0, mc_request = 0;
   double dram_activate = 0, dram_read_burst = 0, dram_write_burst = 0;
+  double cb_access = 0;        // one CB transaction (spu platform): a shared-memory pass
   double const_dynamic_w = 0;  // while busy
   double idle_sm_w = 0;        // per idle SM while busy
   double dram_refresh_w = 0;   // per channel, all the time
@@ -75,6 +77,7 @@ struct Activity {
   double int_ops = 0, fp_ops = 0, dp_ops = 0, sfu_ops = 0;
   double l2_reads = 0, l2_writes = 0, l2_fills = 0;
   double noc_flits = 0, mc_requests = 0;
+  double cb_accesses = 0;  // CB_ACC (spu platform)
   double dram_activates = 0, dram_read_bursts = 0, dram_write_bursts = 0;
   double dram_channels = 0;      // instances drawing refresh power
   double seconds = 0;            // simulated time of the window

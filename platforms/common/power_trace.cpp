@@ -18,7 +18,8 @@ PowerTrace::PowerTrace(const power::EnergyAccount& account, const stats::Registr
   if (!csv_) throw Error(ErrorKind::Input, "cannot write the power trace " + csv_path_ + " (sim.trace.power_file)");
   csv_ << "kernel,begin_cycle,end_cycle,seconds,total_w,dynamic_w,leakage_w";
   for (std::size_t c = 0; c < power::kComponents; ++c) {
-    csv_ << ',' << power::component_name(static_cast<power::Component>(c)) << "_w";
+    if (account.reports(static_cast<power::Component>(c)))
+      csv_ << ',' << power::component_name(static_cast<power::Component>(c)) << "_w";
   }
   csv_ << '\n';
 }
@@ -45,7 +46,9 @@ void PowerTrace::sample(uint64_t cycle) {
     };
     csv_ << kernel_ << ',' << last_cycle_ << ',' << cycle << ',' << num(s) << ',' << num(dynamic_w + leakage_w)
          << ',' << num(dynamic_w) << ',' << num(leakage_w);
-    for (double j : e.dynamic_j) csv_ << ',' << num(j / s);
+    for (std::size_t c = 0; c < power::kComponents; ++c) {
+      if (account_->reports(static_cast<power::Component>(c))) csv_ << ',' << num(e.dynamic_j[c] / s);
+    }
     csv_ << '\n';
   }
   last_cycle_ = cycle;
