@@ -150,6 +150,37 @@ TEST(SpuTiming, AUnitWaitingElsewhereHoldsTheGlobalBarrier) {
                       "IU north 0 (CTA (0,0,0)) waits at bar.blocksync (global; 4 of 5 active units arrived)"});
 }
 
+// Warp 0 of the SM waits at bar.blocksync, warp 1 at bar.sync 0: the unit
+// never arrives. No rendezvous is complete-able, nothing moves: the launch
+// ends as a deadlock (starvation or the watchdog) whose report shows the
+// SM's warps and the fabric's state, instead of hanging.
+constexpr const char* kSplit = R"(
+.visible .entry split()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<4>;
+  spu.sreg.u32 %r1, isiu;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  mov.u32 %r2, %tid.x;
+  setp.lt.u32 %p2, %r2, 32;
+  @%p2 bra SYNC;
+  bar.sync 0;
+  bra.uni DONE;
+SYNC:
+  bar.blocksync;
+DONE:
+  ret;
+}
+)";
+
+TEST(SpuTiming, AUnitSplitBetweenBarriersEndsAsADeadlock) {
+  Device dev(options(1, Backend::Timing));
+  const std::string m =
+      error_of(dev, kernel_text(kSplit), "split", one_cta(1, 64), KernelArgs(), ErrorKind::Deadlock);
+  expect_contains(m, {"deadlock in kernel 'split'", "SPU units:", "SM (0,0)", "has warps at bar.blocksync"});
+}
+
 TEST(SpuTiming, InterfaceUnitsHaveNoFloatingPointUnit) {
   Device dev(options(1, Backend::Timing));
   const std::string m =
