@@ -135,6 +135,39 @@ TEST(SpuTiming, PingPongThroughTheCbModules) {
   EXPECT_EQ(stat(s, "gpu.spu.cb[0].accesses"), 0);
 }
 
+// A kernel without SPU instructions runs as on a GPU, on the grid's SMs only
+// (every %smid below p * p), between SPU launches on the same device.
+constexpr const char* kPlain = R"(
+.visible .entry plain(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %smid;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)";
+
+TEST(SpuTiming, KernelsWithoutSpuInstructionsRunOnTheGridBetweenSpuLaunches) {
+  Device dev(options(2, Backend::Timing));
+  const ModuleHandle spu = dev.load_module_string(kernel_text(ptx::kPingPong), "pingpong.ptx");
+  const ModuleHandle plain = dev.load_module_string(kernel_text(kPlain), "plain.ptx");
+  const DevicePtr faces = dev.malloc(12);
+  const DevicePtr ids = dev.malloc(4 * 40);
+  for (int round = 0; round < 2; ++round) {
+    dev.memset(faces, 0, 12);
+    dev.launch(spu, "pingpong", one_cta(), KernelArgs().add(faces));
+    EXPECT_EQ(dev.download<uint32_t>(faces, 3), (std::vector<uint32_t>{10, 11, 12}));
+    const LaunchStats s = dev.launch(plain, "plain", one_cta(40), KernelArgs().add(ids));
+    EXPECT_EQ(s.ctas, 40u);
+    for (uint32_t id : dev.download<uint32_t>(ids, 40)) EXPECT_LT(id, 4u);
+  }
+}
+
 TEST(SpuTiming, ASkippedRendezvousIsADeadlockNamingTheWaitingUnits) {
   Device dev(options(1, Backend::Timing));
   const std::string m = error_of(dev, kernel_text(ptx::kOne), "one", one_cta(),
