@@ -29,7 +29,6 @@ namespace simtlm::models::spu {
 struct CbParams {
   sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
   uint32_t latency = 26;  // core cycles from the access to its response (the SM's shared-memory latency)
-  uint32_t bytes = 4096;  // one CB (spu.cb_bytes); the pair holds two
 };
 
 class CbLink final : public ClockedModule, private AtTargetPort::Listener {

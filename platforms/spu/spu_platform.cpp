@@ -90,7 +90,6 @@ void SpuPlatform::build_links(const Config& cfg) {
   models::spu::CbParams cp;
   cp.clock_period = core_clock().period();
   cp.latency = cfg.u32("gpu.sm.smem.latency");
-  cp.bytes = cfg.u32("spu.cb_bytes");
   // Vertical links v(x, y) (x < p, y <= p) first, then horizontal h(x, y).
   for (unsigned i = 0; i < 2 * p_ * (p_ + 1); ++i) {
     const std::string nm = "cb[" + std::to_string(i) + "]";

@@ -17,10 +17,10 @@ class SpuSync::NodeObserver final : public models::SmObserver {
   NodeObserver(SpuSync& s, unsigned node) : s_(s), node_(node) {}
   void on_cta_admit(const models::CtaEvent& e) override { s_.on_admit(node_, e.cta_slot, e.cta_id); }
   void on_warp_issue(const models::IssueRecord& r) override { s_.on_issue(node_, r); }
-  void on_warp_barrier(const models::WarpEvent& e, models::sched::BarrierEvent kind) override {
-    if (kind == models::sched::BarrierEvent::Arrive) s_.on_arrive(node_, e.cta_slot, false);
+  void on_warp_barrier(const models::WarpEvent&, models::sched::BarrierEvent kind) override {
+    if (kind == models::sched::BarrierEvent::Arrive) s_.on_arrive(node_, false);
   }
-  void on_warp_finish(const models::WarpEvent& e) override { s_.on_arrive(node_, e.cta_slot, true); }
+  void on_warp_finish(const models::WarpEvent&) override { s_.on_arrive(node_, true); }
 
  private:
   SpuSync& s_;
@@ -136,10 +136,9 @@ void SpuSync::on_issue(unsigned node, const models::IssueRecord& r) {
   }
 }
 
-void SpuSync::on_arrive(unsigned node, uint32_t cta_slot, bool warp_finished) {
+void SpuSync::on_arrive(unsigned node, bool warp_finished) {
   const int index = unit_on(node);
   if (index < 0 || failed_) return;
-  (void)cta_slot;
   auto& units = fabric_->units();
   Unit& u = units[size_t(index)];
   for (size_t i = 0; i < units.size(); ++i) before_[i] = units[i].waiting;

@@ -68,7 +68,8 @@ class SpuSync final : public models::ClockedModule {
   uint64_t tick(uint64_t cycle) override;
   void on_admit(unsigned node, uint32_t cta_slot, uint64_t cta_id);
   void on_issue(unsigned node, const models::IssueRecord& r);
-  void on_arrive(unsigned node, uint32_t cta_slot, bool warp_finished);
+  // A warp of the unit on `node` arrived at a barrier or exited.
+  void on_arrive(unsigned node, bool warp_finished);
   int unit_on(unsigned node) const { return node_unit_[node]; }
   void deadlock_check();
 
