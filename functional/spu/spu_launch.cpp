@@ -23,16 +23,6 @@ const ir::Instruction* first_spu_instruction(const ir::Function& kernel) {
   return nullptr;
 }
 
-namespace {
-
-void check_grid(const LaunchContext& ctx, const LaunchRequest& request) {
-  const Dim3u& g = request.grid;
-  if (g.z == 1) return;
-  throw Error(ErrorKind::Launch, "kernel '" + ctx.kernel().name + "' is launched with a grid of " +
-                                     std::to_string(g.x) + "x" + std::to_string(g.y) + "x" + std::to_string(g.z) +
-                                     " CTAs on the SPU: its grid of SMs is two-dimensional (grid z must be 1)");
-}
-
 // An interface unit is a truncated SM (Rajasree Table 5.2, note §1.4): it
 // fetches and schedules instructions and has the register file, the integer
 // ALU and mul/div, the constant cache, the communication buffers and global
@@ -40,6 +30,7 @@ void check_grid(const LaunchContext& ctx, const LaunchRequest& request) {
 // memory or texture cache. IU code that uses one of those, with at least one
 // lane executing, ends the launch naming the instruction.
 void check_iu_capabilities(const ExecRecord& r, const Warp& warp, const Cta& cta, const LaunchContext& ctx) {
+  if (r.exec_mask == 0) return;
   const char* lacks = nullptr;
   switch (r.cls) {
     case ExecClass::Fp: case ExecClass::Dp: lacks = "floating-point unit"; break;
@@ -52,6 +43,16 @@ void check_iu_capabilities(const ExecRecord& r, const Warp& warp, const Cta& cta
   throw Error(ErrorKind::Ptx, describe_lane(ctx, cta, warp, r.inst, lane) + ": " + cta.role() + " has no " + lacks +
                                   " (an interface unit is a truncated SM: integer ALU, mul/div, constant cache, "
                                   "communication buffers and global memory only; Rajasree Table 5.2)");
+}
+
+namespace {
+
+void check_grid(const LaunchContext& ctx, const LaunchRequest& request) {
+  const Dim3u& g = request.grid;
+  if (g.z == 1) return;
+  throw Error(ErrorKind::Launch, "kernel '" + ctx.kernel().name + "' is launched with a grid of " +
+                                     std::to_string(g.x) + "x" + std::to_string(g.y) + "x" + std::to_string(g.z) +
+                                     " CTAs on the SPU: its grid of SMs is two-dimensional (grid z must be 1)");
 }
 
 class IuObserver : public detail::IssueObserver {

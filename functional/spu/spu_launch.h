@@ -9,7 +9,9 @@
 #include "functional/launch.h"
 
 namespace simtlm::functional {
+class Cta;
 class LaunchContext;
+class Warp;
 }
 
 namespace simtlm::functional::spu {
@@ -33,6 +35,12 @@ const ExtensionHandler* semantics(uint16_t ext_id);
 // and the VIUs' words. IU code that uses what an IU lacks (FPU, SFU, shared
 // memory; Table 5.2) is Error(Ptx). Error(Launch) for gz > 1;
 // Error(Deadlock) naming every waiting unit when none can progress.
+// An interface unit is a truncated SM (Rajasree Table 5.2): Error(Ptx) naming
+// the instruction, the unit and what it lacks when IU code executes (at least
+// one lane) an Fp/Dp/Sfu instruction or accesses shared memory. Called after
+// every IU instruction by this driver and by the timing model's SPU platform.
+void check_iu_capabilities(const ExecRecord& r, const Warp& warp, const Cta& cta, const LaunchContext& ctx);
+
 LaunchCounters run_spu_launch(const LaunchContext& ctx, const LaunchRequest& request,
                               const CtaDoneCallback& on_cta_done);
 

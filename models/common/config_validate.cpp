@@ -370,7 +370,8 @@ void Config::validate() const {
 
   // ---- Stencil Processing Unit (docs/spu.md): its keys mean something on sim.platform = spu only
   const bool spu = str("sim.platform") == "spu";
-  for (const char* key : {"spu.grid_size", "spu.cb_bytes"}) {
+  for (const char* key : {"spu.grid_size", "spu.cb_bytes", "spu.sync_latency", "spu.power.iu_leakage_w",
+                          "spu.power.cb_leakage_w_per_kb"}) {
     r.require(spu || value(key) == find_config_key(key)->default_value, {key, "sim.platform"},
               std::string(key) + " applies only with sim.platform = spu (leave it at " +
                   format_config_value(find_config_key(key)->default_value) + " or choose the spu platform)");

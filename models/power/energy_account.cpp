@@ -39,6 +39,7 @@ EnergyTable energy_table_from_config(const Config& cfg) {
   t.pcrf_access = pj("pcrf_access");
   t.vector_lookup = pj("vector_lookup");
   t.staging_access = pj("staging_access");
+  t.cb_access = t.smem_pass;  // a CB is modelled exactly like the shared memory (Rajasree §5.2.1)
   t.const_dynamic_w = cfg.f64("gpu.power.const_dynamic_w");
   t.idle_sm_w = cfg.f64("gpu.power.idle_sm_w");
   t.dram_refresh_w = cfg.f64("gpu.power.dram_refresh_w");
@@ -77,23 +78,35 @@ EnergyAccount::EnergyAccount(const Config& cfg, const stats::Registry& registry,
   const auto channels = static_cast<unsigned>(registry.match(top_ + "dram[*].reads").size());
   add_instances("mc", leak("mc"), channels);
   dram_channels_ = channels;
+  // The spu platform's interface units and communication buffers.
+  ius_ = static_cast<unsigned>(registry.match(top_ + "spu.iu[*].warp_instructions").size());
+  cb_links_ = static_cast<unsigned>(registry.match(top_ + "spu.cb[*].writes").size());
+  add_instances("iu", cfg.f64("spu.power.iu_leakage_w"), ius_);
+  add_instances("cb", cfg.f64("spu.power.cb_leakage_w_per_kb") * static_cast<double>(cfg.u32("spu.cb_bytes")) / 1024.0, 2 * cb_links_);
 
-  add_source(&Activity::fetches, {"sm[*].fetches"});
-  add_source(&Activity::issued, {"sm[*].warp_instructions"});
-  add_source(&Activity::icache_misses, {"sm[*].icache_misses"});
-  add_source(&Activity::icache_accesses, {"sm[*].icache_hits", "sm[*].icache_misses"});
-  add_source(&Activity::const_misses, {"sm[*].const_misses"});
-  add_source(&Activity::const_accesses, {"sm[*].const_hits", "sm[*].const_misses"});
-  add_source(&Activity::smem_passes, {"sm[*].smem_passes"});
-  add_source(&Activity::reg_reads, {"sm[*].regfile_reads"});
-  add_source(&Activity::reg_writes, {"sm[*].regfile_writes"});
-  add_source(&Activity::int_ops, {"sm[*].class_int"});
-  add_source(&Activity::fp_ops, {"sm[*].class_fp"});
-  add_source(&Activity::dp_ops, {"sm[*].class_dp"});
-  add_source(&Activity::sfu_ops, {"sm[*].class_sfu"});
-  add_source(&Activity::l1d_reads, {"sm[*].l1d.reads"});
-  add_source(&Activity::l1d_writes, {"sm[*].l1d.writes"});
-  add_source(&Activity::l1d_fills, {"sm[*].l1d.fills"});
+  // SM events: the grid's SMs and, on the spu platform, the interface units.
+  auto sm_source = [&](double Activity::*field, std::vector<std::string> patterns) {
+    const size_t n = patterns.size();
+    for (size_t i = 0; i < n; ++i) patterns.push_back("spu.iu" + patterns[i].substr(2));  // sm[*].x -> spu.iu[*].x
+    add_source(field, patterns);
+  };
+  sm_source(&Activity::fetches, {"sm[*].fetches"});
+  sm_source(&Activity::issued, {"sm[*].warp_instructions"});
+  sm_source(&Activity::icache_misses, {"sm[*].icache_misses"});
+  sm_source(&Activity::icache_accesses, {"sm[*].icache_hits", "sm[*].icache_misses"});
+  sm_source(&Activity::const_misses, {"sm[*].const_misses"});
+  sm_source(&Activity::const_accesses, {"sm[*].const_hits", "sm[*].const_misses"});
+  sm_source(&Activity::smem_passes, {"sm[*].smem_passes"});
+  sm_source(&Activity::reg_reads, {"sm[*].regfile_reads"});
+  sm_source(&Activity::reg_writes, {"sm[*].regfile_writes"});
+  sm_source(&Activity::int_ops, {"sm[*].class_int"});
+  sm_source(&Activity::fp_ops, {"sm[*].class_fp"});
+  sm_source(&Activity::dp_ops, {"sm[*].class_dp"});
+  sm_source(&Activity::sfu_ops, {"sm[*].class_sfu"});
+  sm_source(&Activity::l1d_reads, {"sm[*].l1d.reads"});
+  sm_source(&Activity::l1d_writes, {"sm[*].l1d.writes"});
+  sm_source(&Activity::l1d_fills, {"sm[*].l1d.fills"});
+  add_source(&Activity::cb_accesses, {"spu.cb[*].writes", "spu.cb[*].reads"});
   add_source(&Activity::l2_reads, {"l2[*].reads"});
   add_source(&Activity::l2_writes, {"l2[*].writes"});
   add_source(&Activity::l2_fills, {"l2[*].fills"});
@@ -163,7 +176,11 @@ std::vector<std::string> EnergyAccount::names_of(const std::string& pattern) con
     return names;
   }
   const std::string group = pattern.substr(0, star);
-  const unsigned count = group == "sm" ? num_sms_ : group == "l2" ? l2_slices_ : dram_channels_;
+  const unsigned count = group == "sm"       ? num_sms_
+                         : group == "l2"     ? l2_slices_
+                         : group == "spu.iu" ? ius_
+                         : group == "spu.cb" ? cb_links_
+                                             : dram_channels_;
   for (unsigned i = 0; i < count; ++i) {
     std::string name = top_ + group + "[" + std::to_string(i) + "]" + pattern.substr(star + 3);
     if (registry_->contains(name)) names.push_back(std::move(name));
@@ -186,6 +203,7 @@ double EnergyAccount::sum(const std::vector<std::string>& names, const stats::Va
 }
 
 bool EnergyAccount::reports(Component c) const {
+  if (c == Component::CBP) return cb_links_ != 0;
   return switching_ || (c != Component::FINEREGP && c != Component::SWITCHP);
 }
 

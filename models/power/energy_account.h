@@ -10,7 +10,12 @@
 //   const_misses smem_passes regfile_reads regfile_writes class_int class_fp
 //   class_dp class_sfu active_cycles; sm[*].l1d.reads writes fills;
 //   l2[*].reads writes fills; noc.flits; dram[*].reads writes activates
-//   read_bursts write_bursts; cycles; power.residency.<block>[i].*
+//   read_bursts write_bursts; cycles; power.residency.<block>[i].*; on the
+//   spu platform also spu.iu[*].* (the interface units' SM counters, into the
+//   same components, as the thesis's §5.3) and spu.cb[*].writes reads (CBP).
+// Leakage instances on the spu platform besides the grid's: one "iu" per
+// interface unit (spu.power.iu_leakage_w) and one "cb" per communication
+// buffer, two per link (spu.power.cb_leakage_w_per_kb x spu.cb_bytes / 1024).
 // A missing SM statistic is Error(Internal) at construction (a renamed
 // counter must not silently read as zero); the memory side's may be absent
 // (a platform without L2 has no L2 energy).
@@ -54,7 +59,8 @@ class EnergyAccount {
   const EnergyTable& table() const { return table_; }
   // Whether a component is in this platform's reports: FINEREGP and SWITCHP
   // only when a CTA-switching allocator registered its statistics (FineReg,
-  // vt, regdram), so that runs without one report exactly what they did.
+  // vt, regdram), CBP only where CBs exist (spu platform), so that runs
+  // without them report exactly what they did.
   bool reports(Component c) const;
   // Sum of every instance's full leakage power (W).
   double leakage_power_w() const;
@@ -88,6 +94,8 @@ class EnergyAccount {
   bool switching_ = false;  // FineReg / VT / Reg+DRAM statistics exist
   unsigned l2_slices_ = 0;
   unsigned dram_channels_ = 0;
+  unsigned ius_ = 0;       // spu.iu[*]
+  unsigned cb_links_ = 0;  // spu.cb[*]
 };
 
 }  // namespace simtlm::power

@@ -32,6 +32,7 @@ constexpr Names kNames[kComponents] = {
     {"CONST_DYNAMICP", "constant dynamic power"},
     {"FINEREGP", "FineReg structures (PCRF, vector cache, staging buffer)"},
     {"SWITCHP", "CTA switching (register and context movement)"},
+    {"CBP", "communication buffers"},
 };
 
 }  // namespace
@@ -91,6 +92,7 @@ EnergyBreakdown energy_of(const EnergyTable& t, const Activity& a, const std::ve
   set(Component::SWITCHP, a.switch_reg_reads * t.reg_read + a.switch_reg_writes * t.reg_write +
                               a.context_smem_passes * t.smem_pass + bursts_out * (t.dram_write_burst + t.mc_request) +
                               bursts_in * (t.dram_read_burst + t.mc_request));
+  set(Component::CBP, a.cb_accesses * t.cb_access);
   for (const LeakageShare& s : leakage) {
     auto it = std::find_if(e.leakage_j.begin(), e.leakage_j.end(), [&](const auto& p) { return p.first == s.block; });
     if (it == e.leakage_j.end()) it = e.leakage_j.insert(e.leakage_j.end(), {s.block, 0.0});

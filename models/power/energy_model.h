@@ -46,6 +46,7 @@ enum class Component {
   // when a CTA-switching allocator is on, EnergyAccount::reports):
   FINEREGP,        // FineReg's structures: PCRF, vector cache, staging buffer
   SWITCHP,         // CTA switching: register and context movement
+  CBP,             // communication buffers (spu platform; reported only where they exist)
   Count
 };
 constexpr std::size_t kComponents = static_cast<std::size_t>(Component::Count);
@@ -64,6 +65,7 @@ struct EnergyTable {
   double noc_flit = 0, mc_request = 0;
   double dram_activate = 0, dram_read_burst = 0, dram_write_burst = 0;
   double pcrf_access = 0, vector_lookup = 0, staging_access = 0;  // FineReg
+  double cb_access = 0;        // one CB transaction (spu platform): a shared-memory pass
   double const_dynamic_w = 0;  // while busy
   double idle_sm_w = 0;        // per idle SM while busy
   double dram_refresh_w = 0;   // per channel, all the time
@@ -80,6 +82,7 @@ struct Activity {
   double int_ops = 0, fp_ops = 0, dp_ops = 0, sfu_ops = 0;
   double l2_reads = 0, l2_writes = 0, l2_fills = 0;
   double noc_flits = 0, mc_requests = 0;
+  double cb_accesses = 0;  // CB_ACC (spu platform)
   double dram_activates = 0, dram_read_bursts = 0, dram_write_bursts = 0;
   // CTA switching (FineReg, VT, Reg+DRAM): PCRF accesses, vector-cache
   // lookups and staging-buffer passes of warp-registers; warp-registers

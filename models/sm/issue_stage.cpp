@@ -350,19 +350,31 @@ void IssueStage::barrier_effects(const functional::ExecRecord& rec, WarpState& w
     // A release (or an exit that completes a barrier) lets parked warps go.
     for (uint32_t ws : cs.warp_slots) warps.unpark(ws, kBarrier);
   }
-  if (rec.released) {
-    for (uint32_t ws : cs.warp_slots) {
-      WarpState& o = warps[ws];
-      if (o.warp == nullptr) continue;
-      o.waiting = o.warp->waiting();
-      if (o.at_barrier && !o.waiting) {
-        o.at_barrier = false;
-        o.eligible_from = c + 1;
-        parts_.policy.on_barrier(ws, sched::BarrierEvent::Release, c);
-        publish(ws, sched::BarrierEvent::Release);
+  if (rec.released) release_waiters(cs, c);
+}
+
+void IssueStage::release_waiters(CtaState& cs, uint64_t c) {
+  WarpTable& warps = parts_.warps;
+  const bool observed = !parts_.bus.empty();
+  for (uint32_t ws : cs.warp_slots) {
+    WarpState& o = warps[ws];
+    if (o.warp == nullptr) continue;
+    o.waiting = o.warp->waiting();
+    if (o.at_barrier && !o.waiting) {
+      o.at_barrier = false;
+      o.eligible_from = c + 1;
+      parts_.policy.on_barrier(ws, sched::BarrierEvent::Release, c);
+      if (observed) {
+        WarpEvent e{c, ws, o.cta_slot, cs.linear_id, o.warp_in_cta};
+        parts_.bus.publish([&](SmObserver& obs) { obs.on_warp_barrier(e, sched::BarrierEvent::Release); });
       }
     }
   }
+}
+
+void IssueStage::release_external(CtaState& cs, uint64_t c) {
+  for (uint32_t ws : cs.warp_slots) parts_.warps.unpark(ws, kBarrier);
+  release_waiters(cs, c);
 }
 
 }  // namespace simtlm::models

@@ -69,6 +69,10 @@ class IssueStage {
   uint64_t structural_wake_cycle() const { return structural_wake_; }
   std::exception_ptr fault() const { return fault_; }
   uint64_t last_issue_cycle() const { return last_issue_cycle_; }
+  // Warps of `cs` parked at a barrier whose functional wait something outside
+  // the SM has cleared (a platform's cross-CTA rendezvous, e.g. the SPU's
+  // bar.blocksync) are released at cycle c: eligible from c + 1.
+  void release_external(CtaState& cs, uint64_t c);
 
  private:
   uint64_t& slot_counter(uint8_t reason);
@@ -79,6 +83,7 @@ class IssueStage {
   bool gates_allow(const WarpState& w, const InstTiming& info, uint32_t slot, uint64_t c, sched::StallKind& stall);
   bool issue(uint32_t slot, uint64_t c);
   void barrier_effects(const functional::ExecRecord& rec, WarpState& w, CtaState& cs, uint32_t slot, uint64_t c);
+  void release_waiters(CtaState& cs, uint64_t c);
 
   const SmParams& p_;
   uint32_t max_warps_;

@@ -138,6 +138,13 @@ void Sm::resume_cta(uint32_t cta_slot) {
   wake_next();
 }
 
+void Sm::release_external_barrier(uint32_t cta_slot) {
+  const uint64_t c = clock().now();
+  credit_until(c);
+  issue_.release_external(ctas_[cta_slot], c);
+  wake_next();
+}
+
 void Sm::cta_room_freed() {
   if (room_cb_) room_cb_(*this);
 }

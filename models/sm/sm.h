@@ -123,6 +123,12 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   // register allocator's own hook (CtaAllocator::bind_sm) is added at
   // construction.
   void add_cycle_hook(SmCycleHook& hook) { cycle_hooks_.push_back(&hook); }
+  // A rendezvous outside the SM (the spu platform's bar.blocksync; it sees a
+  // CTA's warps all waiting through on_warp_barrier / on_warp_finish) has
+  // cleared the functional wait of the CTA in `cta_slot`: its warps parked at
+  // the barrier become eligible at the next cycle. Call at a clock edge of the
+  // SM's clock (e.g. from another ClockedModule's tick).
+  void release_external_barrier(uint32_t cta_slot);
 
   // ---- notifications --------------------------------------------------------
   void set_cta_done_callback(CtaDoneCallback cb) { cta_done_cb_ = std::move(cb); }

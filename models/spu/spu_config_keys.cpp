@@ -19,6 +19,25 @@ void spu_keys(std::vector<ConfigKey>& t) {
                 "Size of one communication buffer; every directed link between neighbours has two (ping-pong). "
                 "A multiple of 8. Applies with sim.platform = spu.",
                 "Rajasree §6.1.2, §6.3.4: 4 KB (one 32 x 32 face of 4-byte words); 16 KB also studied"));
+  t.push_back(U("spu.sync_latency", 4, "core cycles", 1, 1000,
+                "Timing backend: cycles from the completion of a bar.blocksync rendezvous (the last unit "
+                "arrived: all warps of its CTA wait at it) to the release of the units' warps, the signal's "
+                "trip through the fabric. Applies with sim.platform = spu.",
+                "not stated by the thesis; seed note 003 §2.2 [I]: 'a small fixed latency (e.g. a few cycles)'"));
+  // Leakage of the SPU's own blocks (docs/power.md, "The SPU's blocks"): calibrated so that
+  // the SPU's total is the thesis's Table 6.4 with the caches off, as the thesis ran it.
+  t.push_back(D("spu.power.iu_leakage_w", 2.2175, "W", 0.0, 1e3,
+                "Leakage of one interface unit (a truncated SM: fetch, scheduler, register file, integer ALU "
+                "and mul/div, constant cache, LD/ST; Table 5.2), with gpu.power.enabled. Applies with "
+                "sim.platform = spu.",
+                "calibrated (docs/power.md): Rajasree Table 6.4's 79.1 W for 16 SMs + 16 IUs + 80 CBs of 4 KB, "
+                "caches off, less this model's 42.52 W for the SMs, crossbar and memory controllers and 1.1 W "
+                "of CBs, over 16 IUs"));
+  t.push_back(D("spu.power.cb_leakage_w_per_kb", 0.0034375, "W/KB", 0.0, 10.0,
+                "Leakage of communication-buffer SRAM per KB (each link has two CBs of spu.cb_bytes), with "
+                "gpu.power.enabled. Applies with sim.platform = spu.",
+                "calibrated (docs/power.md): Table 6.4's 82.4 - 79.1 = 3.3 W for 80 CBs growing from 4 to "
+                "16 KB (960 KB)"));
 }
 
 const Registration kSpu(kRankSpu, "spu", &spu_keys);

@@ -117,7 +117,7 @@ void Platform::set_cta_placement(std::unique_ptr<CtaPlacement> placement) {
 // ---------------------------------------------------------------- launches
 
 uint64_t Platform::warp_instructions_now() const {
-  uint64_t sum = 0;
+  uint64_t sum = extra_warp_instructions();
   for (const auto& sm : sms_) sum += sm->progress();
   return sum;
 }
@@ -129,7 +129,7 @@ uint64_t Platform::offchip_accesses_now() const {
 }
 
 uint64_t Platform::thread_instructions_now() const {
-  uint64_t sum = 0;
+  uint64_t sum = extra_thread_instructions();
   for (const auto& sm : sms_) sum += sm->stats().thread_instructions;
   return sum;
 }
@@ -192,6 +192,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   launch_.shape = shape;
   launch_.kernel = ctx.kernel().name;
   launch_.total_ctas = ctx.num_ctas();
+  launch_begins(ctx);
   placement_->begin_launch(num_sms());
   error_ = nullptr;
   std::fill(launch_max_ctas_.begin(), launch_max_ctas_.end(), 0);
@@ -236,7 +237,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   power_ev_.cancel();
   dyn_ev_.cancel();
 
-  if (!error_ && launch_.done_ctas < launch_.total_ctas) {
+  if (!error_ && (launch_.done_ctas < launch_.total_ctas || launch_work_pending())) {
     // No event left anywhere and nothing for the monitor to check (watchdog,
     // limits and progress display all off): nothing can move.
     const uint64_t now = core_clock_.now();
@@ -302,16 +303,23 @@ void Platform::place(unsigned i) {
 
 void Platform::cta_done(Sm& sm, uint64_t cta) {
   if (!running_) return;
+  if (claim_cta_done(sm, cta)) return;
   ++launch_.done_ctas;
   const uint64_t now = core_clock_.now();
   launch_.last_progress_cycle = std::max(launch_.last_progress_cycle, now);
   traces_->cta_end(sm.id(), cta, now, sm.busy_ctas(), uint64_t(sm.busy_ctas()) * launch_.shape.warps);
-  if (launch_.done_ctas == launch_.total_ctas) {
+  if (launch_.done_ctas == launch_.total_ctas && !launch_work_pending()) {
     launch_.end_cycle = now;
     stop_launch();
     return;
   }
   dispatch();
+}
+
+void Platform::launch_work_done() {
+  if (!running_ || error_ || launch_.done_ctas != launch_.total_ctas || launch_work_pending()) return;
+  launch_.end_cycle = core_clock_.now();
+  stop_launch();
 }
 
 std::string Platform::limit_message(const char* key, uint64_t limit, const char* what, const std::string& hint) const {
@@ -349,6 +357,7 @@ void Platform::monitor_method() {
   const uint64_t instructions = warp_instructions_now();
   uint64_t progress = std::max(launch_.last_progress_cycle, launch_.start_cycle);
   for (const auto& sm : sms_) progress = std::max(progress, sm->last_issue_cycle());
+  progress = std::max(progress, extra_last_issue_cycle());
   launch_.last_progress_cycle = progress;
   const Limits& l = limits_;
   if (l.watchdog_cycles != 0 && now - progress >= l.watchdog_cycles) {
@@ -411,6 +420,7 @@ std::string Platform::deadlock_report(uint64_t now, uint64_t idle_for) const {
     if (!sm->busy()) continue;
     os << "\n" << sm->name() << ": " << sm->busy_ctas() << " CTA(s)\n" << sm->describe_stall();
   }
+  os << describe_extra_stall();
   return os.str();
 }
 

@@ -159,6 +159,31 @@ class Platform : public sc_core::sc_module {
   // The builder's clock domains besides the core's, for the summary: (name, MHz).
   virtual std::vector<std::pair<std::string, double>> clock_domains() const { return {}; }
 
+  // Launch hooks of a builder with units besides its SMs' CTAs (the spu
+  // platform's interface units); the defaults do nothing. launch_begins()
+  // runs in run() before the first CTA is placed (it may replace the CTA
+  // placement). claim_cta_done() is asked first at every CTA completion: true
+  // when the CTA was the builder's own, not one of the launch's. The launch
+  // ends once every CTA of the launch completed and launch_work_pending() is
+  // false; the builder calls launch_work_done() when its work finishes.
+  // extra_warp_instructions() / extra_thread_instructions() / extra_last_issue_cycle()
+  // count units outside sm(i) in the launch figures and the watchdog;
+  // describe_extra_stall() is appended to a deadlock report.
+  virtual void launch_begins(functional::LaunchContext& ctx) { (void)ctx; }
+  virtual bool claim_cta_done(models::Sm& sm, uint64_t cta) {
+    (void)sm, (void)cta;
+    return false;
+  }
+  virtual bool launch_work_pending() const { return false; }
+  virtual uint64_t extra_warp_instructions() const { return 0; }
+  virtual uint64_t extra_thread_instructions() const { return 0; }
+  virtual uint64_t extra_last_issue_cycle() const { return 0; }
+  virtual std::string describe_extra_stall() const { return ""; }
+  void launch_work_done();
+  // Ends the launch in progress with `e` (run() rethrows it).
+  void fail(std::exception_ptr e);
+  bool launch_running() const { return running_; }
+
  private:
   SC_HAS_PROCESS(Platform);
   class Dispatch;
@@ -225,7 +250,6 @@ class Platform : public sc_core::sc_module {
     return limits_.watchdog_cycles != 0 || limits_.max_cycles != 0 || limits_.max_instructions != 0 ||
            progress_cb_ != nullptr;
   }
-  void fail(std::exception_ptr e);
   std::string deadlock_report(uint64_t now, uint64_t idle_for) const;
   // Core cycles from `now` to the monitor's next look: its period, shortened
   // so that the watchdog and sim.max_cycles act at their exact cycle and

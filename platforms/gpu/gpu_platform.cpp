@@ -31,20 +31,25 @@ GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
     : GpuPlatform(name, cfg, [](const Config& c, unsigned i) { return models::sm_params_from_config(c, i); }) {}
 
 GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params)
+    : GpuPlatform(name, cfg, sm_params, Deferred{}) {
+  finish_construction();
+}
+
+GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params,
+                         Deferred deferred)
     : Platform(name, checked(cfg)) {
   const unsigned n = cfg.u32("gpu.num_sms");
   for (unsigned i = 0; i < n; ++i) {
     const std::string sm_name = "sm[" + std::to_string(i) + "]";
     add_sm(std::make_unique<Sm>(sm_name.c_str(), sm_params(cfg, i)));
   }
-  build_memory_side();
+  build_memory_side(deferred.extra_noc_ports);
   bind_all();
-  finish_construction();
 }
 
 GpuPlatform::~GpuPlatform() = default;
 
-void GpuPlatform::build_memory_side() {
+void GpuPlatform::build_memory_side(unsigned extra_noc_ports) {
   const Config& cfg = config();
   const unsigned channels = cfg.u32("gpu.dram.channels");
   l2_enabled_ = cfg.boolean("gpu.l2.enabled");
@@ -71,7 +76,7 @@ void GpuPlatform::build_memory_side() {
       }
     }
   }
-  noc_ = std::make_unique<Crossbar>("noc", models::xbar_params_from_config(cfg, num_sms(), ports), slice_map_);
+  noc_ = std::make_unique<Crossbar>("noc", models::xbar_params_from_config(cfg, num_sms() + extra_noc_ports, ports), slice_map_);
 }
 
 // Every socket of the platform is bound here.

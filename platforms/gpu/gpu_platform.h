@@ -52,14 +52,24 @@ class GpuPlatform : public Platform {
   // A GPU of the same topology whose SMs have the parameters `sm_params`
   // gives (a platform variant such as vws).
   GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params);
+  // The same with `extra_noc_ports` more crossbar ports after the SMs' (for
+  // units besides the SMs that reach global memory, e.g. the SPU's interface
+  // units: noc().target_socket(num_sms() + k)), and without
+  // finish_construction(): the derived builder adds its modules, binds them
+  // and calls it (so that its statistics overrides are the ones registered).
+  struct Deferred {
+    unsigned extra_noc_ports = 0;
+  };
+  GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params, Deferred deferred);
 
- private:
-  void build_memory_side();
-  void bind_all();
   void register_topology_stats(const stats::Group& top) override;
   void refresh_topology_stats() override;
   void summarize_topology(const stats::Values& values, const SummaryLine& line) const override;
   std::vector<std::pair<std::string, double>> clock_domains() const override;
+
+ private:
+  void build_memory_side(unsigned extra_noc_ports);
+  void bind_all();
 
   std::unique_ptr<models::Crossbar> noc_;
   std::vector<std::unique_ptr<models::Cache>> l2_;

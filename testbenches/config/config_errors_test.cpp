@@ -51,9 +51,7 @@ std::string validate_error(const std::vector<std::string>& overrides) {
 }
 
 // A value the schema names but no code implements is rejected when loaded,
-// naming the key (gpu.vws.mode: the ganging unit's mixed mode is not built;
-// sim.platform = spu runs on the functional backend, its timing model is
-// refused when the timing device is made).
+// naming the key (gpu.vws.mode: the ganging unit's mixed mode is not built).
 TEST(ConfigErrors, PlannedValueIsNotBuiltYet) {
   for (const char* value : {"gpu.vws.mode=mixed"}) {
     Config c;

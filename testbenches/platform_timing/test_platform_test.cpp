@@ -184,7 +184,7 @@ TEST(TestPlatform, BuildersAreChosenByName) {
   EXPECT_NE(std::find(names.begin(), names.end(), "test_tiny"), names.end());
   Config cfg;
   try {
-    platforms::make_platform("spu", "spu", cfg);
+    platforms::make_platform("no_such_platform", "nsp", cfg);
     ADD_FAILURE() << "a platform without a builder was built";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Config);

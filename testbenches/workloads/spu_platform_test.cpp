@@ -142,18 +142,5 @@ TEST(SpuPlatform, SpuKeysApplyOnlyToTheSpuPlatform) {
   EXPECT_NO_THROW(spu_config(3));
 }
 
-TEST(SpuPlatform, TheTimingModelOfTheSpuIsNotBuiltYet) {
-  DeviceOptions o;
-  o.backend = Backend::Timing;
-  o.config = spu_config(4);
-  try {
-    Device dev(o);
-    ADD_FAILURE() << "a timing SPU was built";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Config);
-    EXPECT_NE(std::string(e.what()).find("sim.platform 'spu' is not built yet"), std::string::npos) << e.what();
-  }
-}
-
 }  // namespace
 }  // namespace simtlm::workloads
