@@ -1,5 +1,5 @@
-// The variable-warp-sizing SM (seed 002 Ch. 6, notes §10.2) in the modes
-// built so far, as the baseline SM's parameters: the SM's lanes are
+// The variable-warp-sizing SM (seed 002 Ch. 6, notes §10.2) as the baseline
+// SM's parameters: the SM's lanes are
 // gpu.vws.slices slices of gpu.vws.slice_width lanes each.
 //
 //   ganged  (ganged-only, = WS32)  the slices run in lock-step as one warp of

@@ -351,5 +351,45 @@ TEST(VwsMixedMode, MemoryDivergenceSplitsImpatientOrByGroup) {
   for (uint32_t s = 1; s < 8; ++s) EXPECT_EQ(none[s], none[0]) << "no memory split, slice " << s;
 }
 
+// Every gang order, and 2 L1 I-cache ports instead of one per slice, run the
+// divergent kernel to the reference result; with 2 ports the gang fetches
+// still come first and the independent warps of every slice get fetches.
+TEST(VwsMixedMode, GangOrdersAndTwoFetchPortsRunToTheReference) {
+  const SmParams p = mixed_params();
+  const vws::GangOrder orders[] = {vws::GangOrder::Bgto, vws::GangOrder::Gto, vws::GangOrder::Lgto,
+                                   vws::GangOrder::Lpc, vws::GangOrder::Lrr};
+  std::vector<std::unique_ptr<SmBench>> benches;
+  std::vector<GangingUnit*> units;
+  std::vector<uint64_t> outs;
+  // Paths {A,B,C,D,A,B,C,D}: four gangs of two (slices 0+4, 1+5, 2+6, 3+7).
+  const std::vector<uint32_t> path = {0, 1, 2, 3, 0, 1, 2, 3};
+  for (size_t i = 0; i < 6; ++i) {
+    benches.push_back(std::make_unique<SmBench>(kPathPtx, p, 20, 1u << 20, "sm_o" + std::to_string(i)));
+    GangingParams g = ganging(p);
+    if (i < 5) {
+      g.order = orders[i];
+    } else {
+      g.fetch_ports = 2;
+    }
+    units.push_back(&GangingUnit::install(benches.back()->sm(), g));
+    const uint64_t dp = benches.back()->upload(path);
+    outs.push_back(benches.back()->alloc(32 * 4));
+    benches.back()->launch("paths", dim(2), dim(32), Args().add(dp).add(outs.back()));
+  }
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  for (size_t i = 0; i < benches.size(); ++i) {
+    ASSERT_TRUE(benches[i]->all_done()) << "configuration " << i;
+    // Both CTAs write out[tid] (the same values).
+    const std::vector<uint32_t> got = benches[i]->download<uint32_t>(outs[i], 32);
+    for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(got[t], path[t / 4] + 1) << "configuration " << i;
+    expect_one_issue_per_slice_and_cycle(benches[i]->trace);
+    EXPECT_EQ(units[i]->table().check(), "");
+    // 2 CTAs x 3 branches that split.
+    EXPECT_EQ(*units[i]->table().split_counter(vws::SplitCause::ControlFlow), 2u * 3u) << "configuration " << i;
+  }
+  // Pairs of gangs with disjoint masks issue together under every order.
+  for (size_t i = 0; i < benches.size(); ++i) EXPECT_GT(units[i]->counters().gangs_issued.at(2), 0u) << i;
+}
+
 }  // namespace
 }  // namespace simtlm::models::test
