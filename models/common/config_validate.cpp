@@ -65,7 +65,9 @@ class Rules {
 // on the vws platform, whose SM shape they fix together with gpu.sm.*.
 void vws_rules(const Config& c, const Rules& r) {
   static const std::vector<std::string> kKeys = {"gpu.vws.mode", "gpu.vws.slices", "gpu.vws.slice_width",
-                                                 "gpu.vws.fetches_per_cycle", "gpu.vws.coalesce_same_cycle"};
+                                                 "gpu.vws.fetches_per_cycle", "gpu.vws.coalesce_same_cycle",
+                                                 "gpu.vws.gangs_per_cycle", "gpu.vws.gang_order",
+                                                 "gpu.vws.split_memory", "gpu.vws.reform"};
   if (c.str("sim.platform") != "vws") {
     for (const std::string& k : kKeys) {
       const ConfigKey* key = find_config_key(k);
@@ -74,7 +76,9 @@ void vws_rules(const Config& c, const Rules& r) {
     }
     return;
   }
-  const bool slices = c.str("gpu.vws.mode") == "slices";
+  // Mixed mode's warps are a slice wide, as in slice mode.
+  const bool mixed = c.str("gpu.vws.mode") == "mixed";
+  const bool slices = c.str("gpu.vws.mode") == "slices" || mixed;
   const std::uint64_t n = c.u64("gpu.vws.slices"), width = c.u64("gpu.vws.slice_width");
   const std::uint64_t lanes = n * width;
   r.require(lanes <= 64, {"gpu.vws.slices", "gpu.vws.slice_width"},
@@ -94,6 +98,20 @@ void vws_rules(const Config& c, const Rules& r) {
             "gpu.vws.fetches_per_cycle allows at most one fetch per slice (1 when ganged)");
   r.require(slices || c.boolean("gpu.vws.coalesce_same_cycle"), {"gpu.vws.coalesce_same_cycle", "gpu.vws.mode"},
             "gpu.vws.coalesce_same_cycle = false only changes slice mode (ganged issues one instruction per cycle)");
+  if (!mixed) {
+    for (const char* k : {"gpu.vws.gangs_per_cycle", "gpu.vws.gang_order", "gpu.vws.split_memory", "gpu.vws.reform"}) {
+      const ConfigKey* key = find_config_key(k);
+      r.require(key != nullptr && c.value(k) == key->default_value, {k, "gpu.vws.mode"},
+                std::string(k) + " is used by gpu.vws.mode = mixed only (the warp ganging unit)");
+    }
+    return;
+  }
+  r.require(n >= 2, {"gpu.vws.slices", "gpu.vws.mode"}, "gpu.vws.mode = mixed needs at least 2 slices to gang");
+  r.require(c.u64("gpu.vws.gangs_per_cycle") <= std::max<std::uint64_t>(1, n / 2),
+            {"gpu.vws.gangs_per_cycle", "gpu.vws.slices"},
+            "gpu.vws.gangs_per_cycle: gangs of 2 or more slices with disjoint masks, at most gpu.vws.slices / 2 per cycle");
+  r.require(c.str("gpu.sm.regfile.alloc_policy") != "finereg", {"gpu.sm.regfile.alloc_policy", "gpu.vws.mode"},
+            "gpu.vws.mode = mixed does not support CTA switching (finereg): the gang table is formed at CTA activation only");
 }
 
 }  // namespace

@@ -66,6 +66,62 @@ void FrontEnd::deliver(uint64_t c) {
   fetching_.resize(kept);
 }
 
+// The I-cache access of a fetch at w.pc: the instructions fetched (0 when
+// every MSHR is busy: `structural_wake` is lowered to the next fill) and the
+// cycle they are ready.
+uint32_t FrontEnd::read_icache(const WarpState& w, uint64_t c, uint64_t& ready, uint64_t& structural_wake) {
+  const KernelTiming& timing = *w.timing;
+  const uint32_t pc = w.pc;
+  const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
+  const uint32_t n = std::min({p_.fetch_width, p_.ibuffer_entries, left});
+  const uint64_t a0 = uint64_t(pc) * p_.instruction_bytes;
+  const uint64_t a1 = uint64_t(pc + n - 1) * p_.instruction_bytes;
+  const bool two_lines = icache_.line_of(a0) != icache_.line_of(a1);
+  if (icache_.would_block(a0, c) || (two_lines && icache_.would_block(a1, c))) {
+    // Every instruction-cache MSHR is busy: retry when a fill returns.
+    const uint64_t f = icache_.next_fill();
+    if (f != FixedLatencyCache::kBlocked) structural_wake = std::min(structural_wake, f);
+    return 0;
+  }
+  ready = icache_.access(a0, c);
+  uint32_t fetched = n;
+  if (two_lines) {
+    // Both lines were checked free on their own, but the first access may
+    // have taken the last MSHR: then only the first line's instructions
+    // are fetched now (the rest is fetched when the buffer drains).
+    const uint64_t second = icache_.access(a1, c);
+    if (second == FixedLatencyCache::kBlocked) {
+      fetched = 0;
+      while (fetched < n && icache_.line_of(uint64_t(pc + fetched) * p_.instruction_bytes) == icache_.line_of(a0))
+        ++fetched;
+    } else {
+      ready = std::max(ready, second);
+    }
+  }
+  return fetched;
+}
+
+void FrontEnd::start_fetch(uint32_t slot, uint64_t ready, uint32_t pc, uint32_t count) {
+  WarpState& w = warps_[slot];
+  set_wants_fetch(slot, false);
+  w.fetch_inflight = true;
+  w.fetch_ready = ready;
+  w.fetch_pc = pc;
+  w.fetch_count = count;
+  fetching_.push_back(slot);
+}
+
+bool FrontEnd::fetch_group(uint64_t c, const uint32_t* slots, uint32_t n, uint64_t& structural_wake) {
+  const WarpState& lead = warps_[slots[0]];
+  uint64_t ready = 0;
+  const uint32_t fetched = read_icache(lead, c, ready, structural_wake);
+  if (fetched == 0) return false;
+  ++stats_.fetches;
+  const uint32_t pc = lead.pc;
+  for (uint32_t i = 0; i < n; ++i) start_fetch(slots[i], ready, pc, fetched);
+  return true;
+}
+
 void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
   if (!any_wants_fetch()) return;
   // Warps wanting a fetch in slot order from fetch_rr_, wrapping around.
@@ -86,41 +142,11 @@ void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
       continue;
     }
     if (sent != 0 && ((fetched_schedulers >> w.scheduler) & 1u)) continue;  // only after a first fetch
-    const KernelTiming& timing = *w.timing;
-    const uint32_t pc = w.pc;
-    const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
-    const uint32_t n = std::min({p_.fetch_width, p_.ibuffer_entries, left});
-    const uint64_t a0 = uint64_t(pc) * p_.instruction_bytes;
-    const uint64_t a1 = uint64_t(pc + n - 1) * p_.instruction_bytes;
-    const bool two_lines = icache_.line_of(a0) != icache_.line_of(a1);
-    if (icache_.would_block(a0, c) || (two_lines && icache_.would_block(a1, c))) {
-      // Every instruction-cache MSHR is busy: retry when a fill returns.
-      const uint64_t f = icache_.next_fill();
-      if (f != FixedLatencyCache::kBlocked) structural_wake = std::min(structural_wake, f);
-      return;
-    }
-    uint64_t ready = icache_.access(a0, c);
-    uint32_t fetched = n;
-    if (two_lines) {
-      // Both lines were checked free on their own, but the first access may
-      // have taken the last MSHR: then only the first line's instructions
-      // are fetched now (the rest is fetched when the buffer drains).
-      const uint64_t second = icache_.access(a1, c);
-      if (second == FixedLatencyCache::kBlocked) {
-        fetched = 0;
-        while (fetched < n && icache_.line_of(uint64_t(pc + fetched) * p_.instruction_bytes) == icache_.line_of(a0))
-          ++fetched;
-      } else {
-        ready = std::max(ready, second);
-      }
-    }
+    uint64_t ready = 0;
+    const uint32_t fetched = read_icache(w, c, ready, structural_wake);
+    if (fetched == 0) return;  // every instruction-cache MSHR is busy
     ++stats_.fetches;
-    set_wants_fetch(slot, false);
-    w.fetch_inflight = true;
-    w.fetch_ready = ready;
-    w.fetch_pc = pc;
-    w.fetch_count = fetched;
-    fetching_.push_back(slot);
+    start_fetch(slot, ready, w.pc, fetched);
     fetch_rr_ = slot + 1 == max_warps_ ? 0 : slot + 1;
     if (++sent == p_.fetches_per_cycle) return;  // one warp per cycle in the baseline
     fetched_schedulers |= uint64_t(1) << w.scheduler;

@@ -43,6 +43,14 @@ class FrontEnd {
   // `structural_wake` to the cycle a fill returns.
   void fetch(uint64_t c, uint64_t& structural_wake);
 
+  // One fetch at the pc of warp slots[0] (live, no fetch in flight) into the
+  // buffers of all `n` warps (a gang: models/sm/warp_group_unit.h); counted
+  // as one fetch. False when every I-cache MSHR is busy (`structural_wake`
+  // lowered to the next fill).
+  bool fetch_group(uint64_t c, const uint32_t* slots, uint32_t n, uint64_t& structural_wake);
+  // The warp asked for a fetch and has none in flight.
+  bool wants_fetch(uint32_t slot) const { return (fetch_mask_[slot >> 6] >> (slot & 63)) & 1u; }
+
   bool any_wants_fetch() const {
     for (uint64_t word : fetch_mask_) {
       if (word != 0) return true;
@@ -55,7 +63,8 @@ class FrontEnd {
   const FixedLatencyCache& icache() const { return icache_; }
 
  private:
-  bool wants_fetch(uint32_t slot) const { return (fetch_mask_[slot >> 6] >> (slot & 63)) & 1u; }
+  uint32_t read_icache(const WarpState& w, uint64_t c, uint64_t& ready, uint64_t& structural_wake);
+  void start_fetch(uint32_t slot, uint64_t ready, uint32_t pc, uint32_t count);
   void set_wants_fetch(uint32_t slot, bool on) {
     const uint64_t bit = uint64_t(1) << (slot & 63);
     if (on) {

@@ -51,18 +51,34 @@ int IssueStage::reason_priority(uint8_t reason) {
 
 bool IssueStage::run(uint64_t c) {
   try {
-    return run_schedulers(c);
+    if (group_unit_ == nullptr) return run_schedulers(c, 0);
+    const uint64_t closed = group_unit_->issue_groups(c, *this);
+    if (fault_) return false;  // a device fault in a group's issue
+    return run_schedulers(c, closed);
   } catch (...) {  // a gate's model check (functional faults are caught at issue)
     fault_ = std::current_exception();
     return false;
   }
 }
 
-bool IssueStage::run_schedulers(uint64_t c) {
+bool IssueStage::ready(uint32_t slot, uint64_t c) {
+  StallKind stall = StallKind::Fetch;
+  if (check_ready(slot, c, stall) == kIssued) return true;
+  parts_.warps[slot].last_stall = stall;
+  return false;
+}
+
+// `closed`: schedulers whose slot the group unit used this cycle.
+bool IssueStage::run_schedulers(uint64_t c, uint64_t closed) {
   WarpTable& warps = parts_.warps;
   sched::Policy& policy = parts_.policy;
   const uint64_t order_version = policy_wants_stalls_ ? policy.stall_order_version() : 0;
   for (uint32_t s = 0; s < p_.schedulers; ++s) {
+    if ((closed >> s) & 1u) {
+      last_reason_[s] = kIssued;
+      ++slot_counter(kIssued);
+      continue;
+    }
     uint8_t best = kIdle;
     bool issued = false;
     WarpTable::ScanMemo& memo = warps.memo(s);

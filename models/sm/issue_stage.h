@@ -23,13 +23,14 @@
 #include "models/sm/sm_events.h"
 #include "models/sm/sm_params.h"
 #include "models/sm/sm_stats.h"
+#include "models/sm/warp_group_unit.h"
 #include "models/sm/warp_table.h"
 
 namespace simtlm::models {
 
 class SmServices;
 
-class IssueStage {
+class IssueStage final : private GroupIssueAccess {
  public:
   struct Parts {
     WarpTable& warps;
@@ -50,6 +51,9 @@ class IssueStage {
   // Appends a gate (asked after those already there).
   void add_gate(IssueGate& gate);
   const std::vector<IssueGate*>& gates() const { return gates_; }
+  // A unit issuing groups of warps before the schedulers (not owned;
+  // models/sm/warp_group_unit.h). None by default.
+  void set_group_unit(WarpGroupUnit* unit) { group_unit_ = unit; }
 
   // Runs every scheduler for cycle c. Returns false when a device fault, or
   // an error an issue gate raised (a model check), stopped the SM (fault()
@@ -78,10 +82,12 @@ class IssueStage {
   uint64_t& slot_counter(uint8_t reason);
   static int reason_priority(uint8_t reason);
   void refresh_flags();
-  bool run_schedulers(uint64_t c);
+  bool run_schedulers(uint64_t c, uint64_t closed);
+  // GroupIssueAccess (for the group unit).
+  bool ready(uint32_t slot, uint64_t c) override;
+  bool issue(uint32_t slot, uint64_t c) override;
   IssueReason check_ready(uint32_t slot, uint64_t c, sched::StallKind& stall);
   bool gates_allow(const WarpState& w, const InstTiming& info, uint32_t slot, uint64_t c, sched::StallKind& stall);
-  bool issue(uint32_t slot, uint64_t c);
   void barrier_effects(const functional::ExecRecord& rec, WarpState& w, CtaState& cs, uint32_t slot, uint64_t c);
   void release_waiters(CtaState& cs, uint64_t c);
 
@@ -98,6 +104,7 @@ class IssueStage {
   std::vector<uint8_t> last_reason_;        // per scheduler, for skipped cycles
   Parts parts_;
   std::vector<IssueGate*> gates_;
+  WarpGroupUnit* group_unit_ = nullptr;
   uint64_t last_issue_cycle_ = 0;
   std::exception_ptr fault_;
 };

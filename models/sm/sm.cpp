@@ -83,6 +83,12 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
 
 Sm::~Sm() = default;
 
+void Sm::set_warp_group_unit(const WarpGroupUnitFactory& make) {
+  if (group_unit_) throw Error(ErrorKind::Internal, std::string(name()) + ": a second warp group unit");
+  group_unit_ = make(*this, WarpGroupParts{warps_, front_, ctas_});
+  issue_.set_group_unit(group_unit_.get());
+}
+
 void Sm::add_builtin_gates() {
   if (policy_->vetoes_issue()) builtin_gates_.push_back(std::make_unique<PolicyVetoGate>(*policy_));
   if (register_allocator().gates_issue()) {
@@ -199,7 +205,11 @@ uint64_t Sm::tick(uint64_t c) {
       return kSleep;
     }
   }
-  front_.fetch(c, issue_.structural_wake());
+  if (group_unit_) {
+    group_unit_->fetch(c, issue_.structural_wake());
+  } else {
+    front_.fetch(c, issue_.structural_wake());
+  }
   accounted_ = c + 1;
   ctas_.finish(c);
   for (SmCycleHook* h : cycle_hooks_) h->on_cycle(c);

@@ -63,6 +63,7 @@
 #include "models/sm/sm_events.h"
 #include "models/sm/sm_params.h"
 #include "models/sm/sm_stats.h"
+#include "models/sm/warp_group_unit.h"
 #include "models/sm/warp_table.h"
 #include "models/sm/warp_wait_probe.h"
 #include "models/smem/allocator.h"
@@ -129,6 +130,14 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   // the barrier become eligible at the next cycle. Call at a clock edge of the
   // SM's clock (e.g. from another ClockedModule's tick).
   void release_external_barrier(uint32_t cta_slot);
+
+  // A unit that fetches and issues groups of warps ahead of the front end
+  // and the schedulers (models/sm/warp_group_unit.h; the vws platform's
+  // warp ganging unit), made by `make` from the SM's parts and owned by the
+  // SM. At most one, installed by the platform builder before the first
+  // launch and before the statistics are registered.
+  using WarpGroupUnitFactory = std::function<std::unique_ptr<WarpGroupUnit>(Sm&, const WarpGroupParts&)>;
+  void set_warp_group_unit(const WarpGroupUnitFactory& make);
 
   // ---- notifications --------------------------------------------------------
   void set_cta_done_callback(CtaDoneCallback cb) { cta_done_cb_ = std::move(cb); }
@@ -219,6 +228,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   std::unique_ptr<L1dLocality> locality_;                // with gpu.l1d.locality_stats only
   WarpWaitProbe wait_probe_{warps_};                      // what the policy may ask of unexamined warps
   std::vector<SmCycleHook*> cycle_hooks_;                // empty unless a mechanism needs one
+  std::unique_ptr<WarpGroupUnit> group_unit_;             // vws mixed mode only
 
   // Notifications.
   CtaDoneCallback cta_done_cb_;

@@ -95,6 +95,7 @@ void Sm::register_stats(const stats::Group& g) {
   shared_allocator().register_stats(g.child("smem"));
   if (sharing_issues_) sharing_issues_->register_stats(g.child("sharing"));
   if (locality_) locality_->register_stats(g.child("l1d_locality"), g.path("warp_instructions"));
+  if (group_unit_) group_unit_->register_stats(g);
 }
 
 }  // namespace simtlm::models

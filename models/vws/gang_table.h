@@ -1,6 +1,6 @@
 // The warp ganging unit's gang table (seed 002 §6.2.2-6.2.5, notes §10.3-10.5):
 // which 4-wide warps run in lock-step as gangs, and which run alone on their
-// slice. Plain data, no SystemC: the VWS SM's mixed mode (not built yet)
+// slice. Plain data, no SystemC: the VWS SM's mixed mode (models/vws/ganging_unit.h)
 // drives it; tests drive it directly.
 //
 // Warps are named by (original gang, slice): the SM's warp slot is
@@ -100,6 +100,9 @@ class GangTable {
 
   uint64_t splits(SplitCause c) const { return splits_[static_cast<unsigned>(c)]; }
   uint64_t reformations() const { return reformations_; }
+  // The same counters, for the statistics registry.
+  const uint64_t* split_counter(SplitCause c) const { return &splits_[static_cast<unsigned>(c)]; }
+  const uint64_t* reformation_counter() const { return &reformations_; }
 
   // Checks the partition invariant of the whole table (notes §15.5): every
   // live warp in exactly one valid gang of >= 2 members of its own set, or

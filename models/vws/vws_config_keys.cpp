@@ -12,12 +12,13 @@ const char* const kVws = "Rogers thesis Ch. 6, §6.2.1 and Table 6.1 (seed note 
 const char* const kVwsSweep = "Rogers thesis §6.1: fetch bandwidth scaled with issue bandwidth (seed note 002 §2.2)";
 
 void vws_keys(std::vector<ConfigKey>& t) {
-  t.push_back(E("gpu.vws.mode", "ganged", {"ganged", "slices"},
+  t.push_back(E("gpu.vws.mode", "ganged", {"ganged", "slices", "mixed"},
                 "Mode of the VWS SM (sim.platform = vws): ganged = ganged-only, the slices run in lock-step as "
                 "one warp of slices x slice_width threads (equivalent to WS32); slices = slice-only, every "
-                "slice fetches and issues its own warps of slice_width threads (WS4). mixed (the warp ganging "
-                "unit: I-VWS, E-VWS) is not built yet.",
-                kVws, {"mixed"}));
+                "slice fetches and issues its own warps of slice_width threads (WS4); mixed = warps of "
+                "slice_width threads with the warp ganging unit: gangs of one warp per slice formed at CTA "
+                "activation, fetched once and issued in lock-step, split on divergence (I-VWS, E-VWS).",
+                kVws));
   t.push_back(U("gpu.vws.slices", 8, "slices", 1, 32,
                 "Slices of the VWS SM's datapath; thread t of a CTA runs on slice (t / slice_width) mod slices.",
                 kVws));
@@ -34,6 +35,25 @@ void vws_keys(std::vector<ConfigKey>& t) {
                 "are coalesced as one access (one transaction per line); false = each slice's instruction is "
                 "coalesced alone. Must stay true when ganged (one instruction per cycle: nothing to merge).",
                 "Rogers thesis §6.2.1: the memory unit is unchanged (seed note 002 §10.2)"));
+  t.push_back(U("gpu.vws.gangs_per_cycle", 2, "gangs/cycle", 1, 16,
+                "Mixed mode: gangs the gang issue scheduler issues per cycle (their slice masks disjoint); at most "
+                "gpu.vws.slices / 2.",
+                "Rogers thesis §6.4.1, Fig 6.12: 2 chosen (seed note 002 §10.7)"));
+  t.push_back(E("gpu.vws.gang_order", "bgto", {"bgto", "gto", "lgto", "lpc", "lrr"},
+                "Mixed mode: the gang issue scheduler's order: bgto (biggest gang first, then greedy-then-oldest), "
+                "gto, lgto (littlest first), lpc (lowest pc first), lrr (round-robin). The slices' own order is "
+                "gpu.sm.scheduler.policy.",
+                "Rogers thesis §6.4.3, Fig 6.10 (seed note 002 §10.7)"));
+  t.push_back(E("gpu.vws.split_memory", "none", {"none", "impatient", "group"},
+                "Mixed mode: splitting on memory-latency divergence (members of a gang whose loads complete in "
+                "different cycles): none; impatient = the whole gang splits into independent warps; group = the "
+                "members ready in the same cycle leave together. Control-flow divergence always splits.",
+                "Rogers thesis §6.2.4 (seed note 002 §10.4)"));
+  t.push_back(E("gpu.vws.reform", "none", {"none", "opportunistic"},
+                "Mixed mode: gang reformation: none (I-VWS) or opportunistic (E-VWS: each cycle one original gang, "
+                "round-robin, merges two of its gangs or independent warps at the same pc). The sync-wait "
+                "variants (E-VWS-Sync10/50/100) are not built yet.",
+                "Rogers thesis §6.2.5, §6.4.1 (seed note 002 §10.5, ambiguity 11)", {"sync10", "sync50", "sync100"}));
 }
 
 const Registration kVwsKeys(kRankVws, "vws", &vws_keys);

@@ -7,11 +7,17 @@ namespace simtlm::models::vws {
 
 VwsParams vws_params_from_config(const Config& cfg) {
   VwsParams v;
-  v.mode = cfg.str("gpu.vws.mode") == "slices" ? Mode::Slices : Mode::Ganged;
+  const std::string mode = cfg.str("gpu.vws.mode");
+  v.mode = mode == "slices" ? Mode::Slices : mode == "mixed" ? Mode::Mixed : Mode::Ganged;
   v.slices = cfg.u32("gpu.vws.slices");
   v.slice_width = cfg.u32("gpu.vws.slice_width");
   v.fetches_per_cycle = cfg.u32("gpu.vws.fetches_per_cycle");
   v.coalesce_same_cycle = cfg.boolean("gpu.vws.coalesce_same_cycle");
+  v.gangs_per_cycle = cfg.u32("gpu.vws.gangs_per_cycle");
+  v.gang_order = cfg.str("gpu.vws.gang_order");
+  const std::string split = cfg.str("gpu.vws.split_memory");
+  v.mem_split = split == "impatient" ? MemSplit::Impatient : split == "group" ? MemSplit::Group : MemSplit::None;
+  v.reform = cfg.str("gpu.vws.reform") == "opportunistic" ? Reform::Opportunistic : Reform::None;
   return v;
 }
 
@@ -21,10 +27,19 @@ SmParams platform_sm_params(const Config& cfg, uint32_t sm) {
   return p;
 }
 
-const char* to_string(Mode m) { return m == Mode::Slices ? "slices" : "ganged"; }
+const char* to_string(Mode m) {
+  switch (m) {
+    case Mode::Slices: return "slices";
+    case Mode::Mixed: return "mixed";
+    default: return "ganged";
+  }
+}
 
 SmParams vws_sm_params(const SmParams& base, const VwsParams& v) {
-  const uint32_t expected_warp = v.mode == Mode::Slices ? v.slice_width : v.slices * v.slice_width;
+  // Mixed mode's SM is the slice-only one (its warps are a slice wide); the
+  // ganging unit is added by the platform.
+  const bool sliced = v.mode != Mode::Ganged;
+  const uint32_t expected_warp = sliced ? v.slice_width : v.slices * v.slice_width;
   if (base.schedulers != 1 || base.warp_size != expected_warp) {
     throw Error(ErrorKind::Config, "vws SM " + std::to_string(base.id) + " in mode " + to_string(v.mode) +
                                        " needs one scheduler and warp size " + std::to_string(expected_warp) +

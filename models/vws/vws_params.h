@@ -1,5 +1,5 @@
-// The variable-warp-sizing SM (seed 002 Ch. 6, notes §10.2) in the modes
-// built so far, as the baseline SM's parameters: the SM's lanes are
+// The variable-warp-sizing SM (seed 002 Ch. 6, notes §10.2) as the baseline
+// SM's parameters: the SM's lanes are
 // gpu.vws.slices slices of gpu.vws.slice_width lanes each.
 //
 //   ganged  (ganged-only, = WS32)  the slices run in lock-step as one warp of
@@ -14,8 +14,11 @@
 //           per slice per cycle, and the memory unit unchanged: requests of
 //           all slices starting in the same cycle are coalesced as one access.
 //
-// The warp ganging unit (mixed mode: gang table, gang issue, splitting and
-// reformation) is not built yet (docs/vws.md).
+//   mixed   (I-VWS, E-VWS)         the slice-only SM plus the warp ganging unit
+//           (models/vws/ganging_unit.h): gangs of one warp per slice formed at
+//           CTA activation, fetched once per gang and issued in lock-step
+//           before the slices' own schedulers, split on divergence and
+//           optionally reformed.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +32,10 @@ class Config;
 
 namespace simtlm::models::vws {
 
-enum class Mode : uint8_t { Ganged, Slices };
+enum class Mode : uint8_t { Ganged, Slices, Mixed };
+// Mixed mode: splitting on memory-latency divergence and reformation (§6.2.4-6.2.5).
+enum class MemSplit : uint8_t { None, Impatient, Group };
+enum class Reform : uint8_t { None, Opportunistic };
 
 struct VwsParams {
   Mode mode = Mode::Ganged;
@@ -37,6 +43,11 @@ struct VwsParams {
   uint32_t slice_width = 4;
   uint32_t fetches_per_cycle = 0;  // 0: scaled with issue (1 ganged, `slices` in slice mode)
   bool coalesce_same_cycle = true;
+  // Mixed mode only.
+  uint32_t gangs_per_cycle = 2;
+  std::string gang_order = "bgto";
+  MemSplit mem_split = MemSplit::None;
+  Reform reform = Reform::None;
 };
 
 // gpu.vws.* of a configuration (already validated).

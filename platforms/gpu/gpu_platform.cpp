@@ -30,18 +30,20 @@ const Config& checked(const Config& cfg) {
 GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
     : GpuPlatform(name, cfg, [](const Config& c, unsigned i) { return models::sm_params_from_config(c, i); }) {}
 
-GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params)
-    : GpuPlatform(name, cfg, sm_params, Deferred{}) {
+GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params,
+                         const SmSetupFn& setup)
+    : GpuPlatform(name, cfg, sm_params, Deferred{}, setup) {
   finish_construction();
 }
 
 GpuPlatform::GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params,
-                         Deferred deferred)
+                         Deferred deferred, const SmSetupFn& setup)
     : Platform(name, checked(cfg)) {
   const unsigned n = cfg.u32("gpu.num_sms");
   for (unsigned i = 0; i < n; ++i) {
     const std::string sm_name = "sm[" + std::to_string(i) + "]";
-    add_sm(std::make_unique<Sm>(sm_name.c_str(), sm_params(cfg, i)));
+    Sm& sm = add_sm(std::make_unique<Sm>(sm_name.c_str(), sm_params(cfg, i)));
+    if (setup) setup(sm, i);
   }
   build_memory_side(deferred.extra_noc_ports);
   bind_all();

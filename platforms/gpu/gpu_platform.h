@@ -39,6 +39,9 @@ class GpuPlatform : public Platform {
 
   // The parameters of SM i (sm_params_from_config for the baseline GPU).
   using SmParamsFn = std::function<models::SmParams(const Config&, unsigned sm)>;
+  // What a platform variant adds to SM i once it is built (e.g. the vws
+  // platform's warp ganging unit), before the statistics are registered.
+  using SmSetupFn = std::function<void(models::Sm&, unsigned sm)>;
 
   models::Cache& l2_slice(unsigned s) { return *l2_.at(s); }
   unsigned num_l2_slices() const { return static_cast<unsigned>(l2_.size()); }
@@ -50,8 +53,9 @@ class GpuPlatform : public Platform {
 
  protected:
   // A GPU of the same topology whose SMs have the parameters `sm_params`
-  // gives (a platform variant such as vws).
-  GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params);
+  // gives, each completed by `setup` when given (a platform variant such as vws).
+  GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params,
+              const SmSetupFn& setup = {});
   // The same with `extra_noc_ports` more crossbar ports after the SMs' (for
   // units besides the SMs that reach global memory, e.g. the SPU's interface
   // units: noc().target_socket(num_sms() + k)), and without
@@ -60,7 +64,8 @@ class GpuPlatform : public Platform {
   struct Deferred {
     unsigned extra_noc_ports = 0;
   };
-  GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params, Deferred deferred);
+  GpuPlatform(const sc_core::sc_module_name& name, const Config& cfg, const SmParamsFn& sm_params, Deferred deferred,
+              const SmSetupFn& setup = {});
 
   void register_topology_stats(const stats::Group& top) override;
   void refresh_topology_stats() override;

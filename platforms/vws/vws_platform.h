@@ -1,7 +1,8 @@
 // The variable-warp-sizing GPU (sim.platform = vws; seed 002 Ch. 6): the
 // baseline GPU's topology (platforms/gpu/) whose SMs are VWS SMs, shaped by
-// gpu.vws.* (models/vws/vws_params.h): ganged-only (= WS32) or slice-only
-// (= WS4) so far. The memory side, statistics and summary are the gpu
+// gpu.vws.* (models/vws/vws_params.h): ganged-only (= WS32), slice-only
+// (= WS4) or mixed (slice-only plus the warp ganging unit,
+// models/vws/ganging_unit.h, installed on every SM). The memory side, statistics and summary are the gpu
 // platform's.
 #pragma once
 

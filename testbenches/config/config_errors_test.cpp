@@ -51,9 +51,9 @@ std::string validate_error(const std::vector<std::string>& overrides) {
 }
 
 // A value the schema names but no code implements is rejected when loaded,
-// naming the key (gpu.vws.mode: the ganging unit's mixed mode is not built).
+// naming the key (gpu.vws.reform: the sync-wait reformation is not built).
 TEST(ConfigErrors, PlannedValueIsNotBuiltYet) {
-  for (const char* value : {"gpu.vws.mode=mixed"}) {
+  for (const char* value : {"gpu.vws.reform=sync10", "gpu.vws.reform=sync100"}) {
     Config c;
     try {
       c.apply_override(value);
@@ -67,7 +67,7 @@ TEST(ConfigErrors, PlannedValueIsNotBuiltYet) {
     }
   }
   Config c;
-  EXPECT_THROW(c.load_string(R"({"gpu": {"vws": {"mode": "mixed"}}})", "plat.json"), simtlm::Error);
+  EXPECT_THROW(c.load_string(R"({"gpu": {"vws": {"reform": "sync50"}}})", "plat.json"), simtlm::Error);
 }
 
 TEST(ConfigErrors, UnknownKeyInFileSuggestsNearestKey) {
@@ -365,7 +365,9 @@ namespace {
 // error naming the key; on the vws platform the SM's shape must fit the mode.
 TEST(ConfigErrors, VwsKeysNeedTheVwsPlatform) {
   for (const char* o : {"gpu.vws.mode=slices", "gpu.vws.slices=4", "gpu.vws.slice_width=8",
-                        "gpu.vws.fetches_per_cycle=2", "gpu.vws.coalesce_same_cycle=false"}) {
+                        "gpu.vws.fetches_per_cycle=2", "gpu.vws.coalesce_same_cycle=false", "gpu.vws.mode=mixed",
+                        "gpu.vws.gangs_per_cycle=1", "gpu.vws.gang_order=lrr", "gpu.vws.split_memory=group",
+                        "gpu.vws.reform=opportunistic"}) {
     const std::string key = std::string(o).substr(0, std::string(o).find('='));
     expect_contains(validate_error({o}), {key, "is used by sim.platform = vws only", "sim.platform = gpu"});
   }
@@ -392,6 +394,32 @@ TEST(ConfigErrors, VwsPlatformChecksTheSmShape) {
   expect_contains(with({"gpu.vws.slices=16", "gpu.vws.slice_width=8"}), {"must not exceed 64"});
   expect_contains(with({"gpu.vws.mode=slices", "gpu.sm.warp_size=4", "gpu.sm.max_threads=1028"}),
                   {"whole original gangs", "gpu.sm.max_threads = 1028"});
+}
+
+// Mixed mode (the warp ganging unit): its keys only in mixed mode, the
+// slice-wide warp, gangs per cycle within slices / 2, no CTA switching.
+TEST(ConfigErrors, VwsMixedModeKeys) {
+  const std::vector<std::string> mixed = {"sim.platform=vws", "gpu.sm.schedulers=1", "gpu.sm.max_threads=1024",
+                                          "gpu.vws.mode=mixed", "gpu.sm.warp_size=4"};
+  Config ok;
+  for (const std::string& o : mixed) ok.apply_override(o);
+  EXPECT_NO_THROW(ok.validate());
+  auto with = [&](std::vector<std::string> base, std::vector<std::string> extra) {
+    base.insert(base.end(), extra.begin(), extra.end());
+    return validate_error(base);
+  };
+  const std::vector<std::string> slices = {"sim.platform=vws", "gpu.sm.schedulers=1", "gpu.sm.max_threads=1024",
+                                           "gpu.vws.mode=slices", "gpu.sm.warp_size=4"};
+  for (const char* o : {"gpu.vws.gangs_per_cycle=1", "gpu.vws.gang_order=gto", "gpu.vws.split_memory=impatient",
+                        "gpu.vws.reform=opportunistic"}) {
+    const std::string key = std::string(o).substr(0, std::string(o).find('='));
+    expect_contains(with(slices, {o}), {key, "is used by gpu.vws.mode = mixed only"});
+  }
+  expect_contains(with(mixed, {"gpu.sm.warp_size=32"}), {"gpu.sm.warp_size must be gpu.vws.slice_width = 4 in mode mixed"});
+  expect_contains(with(mixed, {"gpu.vws.gangs_per_cycle=5"}), {"gpu.vws.gangs_per_cycle", "at most gpu.vws.slices / 2"});
+  // (FineReg's own 32-lane rule or mixed mode's: either names the policy.)
+  expect_contains(with(mixed, {"gpu.sm.regfile.alloc_policy=finereg", "gpu.sm.registers=65536"}),
+                  {"gpu.sm.regfile.alloc_policy = finereg"});
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Every registered workload passes its CPU check at small size on 2 SMs of
 // the vws platform on each preset: vws_ws32 (ganged-only), vws_ws4
-// (slice-only) and vws_table61 (the seed's single-SM machine, ganged).
+// (slice-only) and vws_table61 (the seed's single-SM machine, ganged), and
+// in mixed mode (the warp ganging unit) as I-VWS, E-VWS-ImpatientMem and
+// I-VWS-GroupMem (vws_ws4 with the keys of docs/vws.md).
 // Workloads that declare 32-lane warps (assumes_32_lane_warps: warp
 // shuffles, warp-synchronous code) refuse the 4-wide warps of slice mode
 // with Error(Config), and only they may. Label `slow` (three timing runs per
@@ -24,8 +26,15 @@ class VwsWorkloads : public ::testing::TestWithParam<Param> {};
 
 TEST_P(VwsWorkloads, PassesItsCheck) {
   const auto& [name, preset] = GetParam();
-  auto cfg = std::make_shared<Config>(Config::preset(preset));
+  // "<preset>" or "<preset>:<key=value>,<key=value>...".
+  const size_t colon = preset.find(':');
+  auto cfg = std::make_shared<Config>(Config::preset(preset.substr(0, colon)));
   cfg->apply_override("gpu.num_sms=2");
+  for (size_t at = colon; at != std::string::npos;) {
+    const size_t next = preset.find(',', at + 1);
+    cfg->apply_override(preset.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
+    at = next;
+  }
   cfg->validate();
   Device dev(timing_options(cfg));
   auto w = WorkloadRegistry::create(name);
@@ -45,9 +54,21 @@ TEST_P(VwsWorkloads, PassesItsCheck) {
 
 INSTANTIATE_TEST_SUITE_P(VwsPresets, VwsWorkloads,
                          ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
-                                            ::testing::Values("vws_ws32", "vws_ws4", "vws_table61")),
+                                            ::testing::Values("vws_ws32", "vws_ws4", "vws_table61",
+                                                              "vws_ws4:gpu.vws.mode=mixed",
+                                                              "vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=opportunistic,"
+                                                              "gpu.vws.split_memory=impatient",
+                                                              "vws_ws4:gpu.vws.mode=mixed,gpu.vws.split_memory=group")),
                          [](const ::testing::TestParamInfo<Param>& info) {
-                           return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+                           std::string n = std::get<0>(info.param) + "_" + std::get<1>(info.param);
+                           const size_t colon = n.find(':');
+                           if (colon != std::string::npos) {
+                             const std::string keys = n.substr(colon);
+                             n = n.substr(0, colon) + (keys.find("impatient") != std::string::npos ? "_evws_impatient"
+                                                       : keys.find("group") != std::string::npos   ? "_ivws_group"
+                                                                                                   : "_ivws");
+                           }
+                           return n;
                          });
 
 }  // namespace
