@@ -43,8 +43,6 @@ Platform::Platform(const sc_core::sc_module_name& name, const Config& cfg)
   limits_.max_cycles = cfg_.u64("sim.max_cycles");
   limits_.max_instructions = cfg_.u64("sim.max_instructions");
   limits_.livelock_hint_cycles = cfg_.u64("sim.livelock_hint_cycles");
-  limits_.issue_per_cycle = cfg_.u64("gpu.num_sms") * cfg_.u64("gpu.sm.schedulers") *
-                            cfg_.u64("gpu.sm.scheduler.max_issue_per_warp");
 }
 
 Platform::~Platform() = default;
@@ -205,6 +203,10 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   launch_.effects = visible_effects_now();
   launch_.last_effect_cycle = launch_.start_cycle;
   launch_.start_instructions = warp_instructions_now();
+  // From the SMs as built, not gpu.sm.schedulers: a platform variant may give
+  // its SMs more schedulers (vws slices) or add units (the SPU's IUs).
+  limits_.issue_per_cycle = extra_issue_per_cycle();
+  for (const auto& s : sms_) limits_.issue_per_cycle += uint64_t{s->params().schedulers} * s->params().max_issue_per_warp;
   const uint64_t threads_before = thread_instructions_now();
   const uint64_t offchip_before = offchip_accesses_now();
 

@@ -167,7 +167,9 @@ class Platform : public sc_core::sc_module {
   // ends once every CTA of the launch completed and launch_work_pending() is
   // false; the builder calls launch_work_done() when its work finishes.
   // extra_warp_instructions() / extra_thread_instructions() / extra_last_issue_cycle()
-  // count units outside sm(i) in the launch figures and the watchdog;
+  // count units outside sm(i) in the launch figures and the watchdog, and
+  // extra_issue_per_cycle() their most warp instructions per cycle (for
+  // sim.max_instructions);
   // describe_extra_stall() is appended to a deadlock report.
   virtual void launch_begins(functional::LaunchContext& ctx) { (void)ctx; }
   virtual bool claim_cta_done(models::Sm& sm, uint64_t cta) {
@@ -178,6 +180,7 @@ class Platform : public sc_core::sc_module {
   virtual uint64_t extra_warp_instructions() const { return 0; }
   virtual uint64_t extra_thread_instructions() const { return 0; }
   virtual uint64_t extra_last_issue_cycle() const { return 0; }
+  virtual uint64_t extra_issue_per_cycle() const { return 0; }
   virtual std::string describe_extra_stall() const { return ""; }
   void launch_work_done();
   // Ends the launch in progress with `e` (run() rethrows it).
@@ -211,7 +214,7 @@ class Platform : public sc_core::sc_module {
     uint64_t watchdog_cycles = 0;
     uint64_t max_cycles = 0;
     uint64_t max_instructions = 0;
-    uint64_t issue_per_cycle = 1;  // most warp instructions the GPU issues in one cycle
+    uint64_t issue_per_cycle = 1;  // most warp instructions the GPU issues in one cycle (set per launch)
     uint64_t monitor_every = 4096;
     uint64_t progress_every = 20000;
     uint64_t livelock_hint_cycles = 0;

@@ -161,6 +161,12 @@ uint64_t SpuPlatform::extra_warp_instructions() const {
   return n;
 }
 
+uint64_t SpuPlatform::extra_issue_per_cycle() const {
+  uint64_t n = 0;
+  for (const auto& iu : ius_) n += uint64_t{iu->params().schedulers} * iu->params().max_issue_per_warp;
+  return n;
+}
+
 uint64_t SpuPlatform::extra_thread_instructions() const {
   uint64_t n = 0;
   for (const auto& iu : ius_) n += iu->stats().thread_instructions;

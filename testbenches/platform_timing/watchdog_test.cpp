@@ -51,8 +51,8 @@ TEST(Watchdog, MaxCyclesStopsTheLaunch) {
 
 // A vector add of `ctas` CTAs of 256 threads under `overrides`: the error
 // that stops it (a test failure when it completes).
-std::string limited_vec_add_error(const std::vector<std::string>& overrides, uint32_t ctas) {
-  Device dev(timing_options(make_config(overrides)));
+std::string limited_vec_add_error_on(const std::shared_ptr<Config>& cfg, uint32_t ctas) {
+  Device dev(timing_options(cfg));
   const ModuleHandle h = dev.load_module_string(kVecAddPtx, "vec.ptx");
   const uint32_t n = ctas * 256;
   const std::vector<float> a(n, 1.0f);
@@ -68,6 +68,10 @@ std::string limited_vec_add_error(const std::vector<std::string>& overrides, uin
   }
   ADD_FAILURE() << "the launch completed";
   return "";
+}
+
+std::string limited_vec_add_error(const std::vector<std::string>& overrides, uint32_t ctas) {
+  return limited_vec_add_error_on(make_config(overrides), ctas);
 }
 
 // The number just before `what` in `msg` ("... 100 core cycles and ...").
@@ -104,6 +108,23 @@ void expect_stop_at_max_instructions(uint64_t limit) {
 
 TEST(Watchdog, MaxInstructionsStopsWithinOneInstructionPerSchedulerEarly) { expect_stop_at_max_instructions(10); }
 TEST(Watchdog, MaxInstructionsStopsWithinOneInstructionPerSchedulerLater) { expect_stop_at_max_instructions(1000); }
+
+// The vws platform's slice mode gives its one SM 8 schedulers although
+// gpu.sm.schedulers is 1: the bound is looked at from the SMs as built, so
+// the launch stops within one instruction per slice of it (it overshot by
+// up to 8x while the monitor assumed one instruction per cycle).
+TEST(Watchdog, MaxInstructionsOnVwsSlicesStopsWithinOneInstructionPerSlice) {
+  auto cfg = std::make_shared<Config>(Config::preset("vws_ws4"));
+  cfg->apply_override("gpu.num_sms=1");
+  cfg->apply_override("sim.max_instructions=1000");
+  cfg->validate();
+  ASSERT_EQ(cfg->u32("gpu.vws.slices"), 8u);
+  const std::string msg = limited_vec_add_error_on(cfg, 16);
+  EXPECT_NE(msg.find("stopped at sim.max_instructions = 1000"), std::string::npos) << msg;
+  const uint64_t issued = number_before(msg, "warp instructions into the launch");
+  EXPECT_GE(issued, 1000u) << msg;
+  EXPECT_LE(issued, 1000u + 8u) << msg;
+}
 
 TEST(Watchdog, WithTheWatchdogAndLimitsOffADeadlockStillEnds) {
   // Nothing arms the monitor, so once every warp waits the simulation runs out
