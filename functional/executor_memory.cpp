@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "functional/address_wrap.h"
 #include "functional/executor_internal.h"
 #include "simtlm/error.h"
 
@@ -119,36 +120,6 @@ void resolve_generic(const DecodedInst& d, Warp& warp, Cta& cta, const LaunchCon
     }
     hp[l] = p;
   }
-}
-
-// A 32-bit address register's sum wraps at 32 bits (AddrOperand::wrap32). The
-// 64-bit sums were out of range: reduce them and recompute the range.
-// Alignment is unchanged by the wrap, so `misaligned` stays valid.
-__attribute__((noinline, cold)) void wrap_to_32_bits(uint64_t exec, uint64_t* addrs, uint64_t& lo,
-                                                     uint64_t& hi) {
-  lo = ~0ull;
-  hi = 0;
-  for (uint64_t m = exec; m; m &= m - 1) {
-    const unsigned l = first_lane(m);
-    addrs[l] &= 0xffffffffull;
-    lo = std::min(lo, addrs[l]);
-    hi = std::max(hi, addrs[l]);
-  }
-}
-
-// The fast paths' wrap: the lanes of `bad` whose 32-bit address is in bounds
-// and aligned get it; the lanes still bad are returned.
-__attribute__((noinline, cold)) uint64_t wrap_bad_lanes_to_32_bits(uint64_t bad, uint64_t* addrs, uint64_t limit,
-                                                                   uint64_t reject) {
-  for (uint64_t m = bad; m; m &= m - 1) {
-    const unsigned l = first_lane(m);
-    const uint64_t w = addrs[l] & 0xffffffffull;
-    if (w <= limit && (w & reject) == 0) {
-      addrs[l] = w;
-      bad &= ~(1ull << l);
-    }
-  }
-  return bad;
 }
 
 // The load fast path's wrap of one lane: reads it and returns true when its
