@@ -79,8 +79,13 @@ EnergyAccount::EnergyAccount(const Config& cfg, const stats::Registry& registry,
   add_instances("mc", leak("mc"), channels);
   dram_channels_ = channels;
   // The spu platform's interface units and communication buffers.
-  ius_ = static_cast<unsigned>(registry.match(top_ + "spu.iu[*].warp_instructions").size());
-  cb_links_ = static_cast<unsigned>(registry.match(top_ + "spu.cb[*].writes").size());
+  // (Matched only where the first exists: a match scans every name.)
+  if (registry.contains(top_ + "spu.iu[0].warp_instructions")) {
+    ius_ = static_cast<unsigned>(registry.match(top_ + "spu.iu[*].warp_instructions").size());
+  }
+  if (registry.contains(top_ + "spu.cb[0].writes")) {
+    cb_links_ = static_cast<unsigned>(registry.match(top_ + "spu.cb[*].writes").size());
+  }
   add_instances("iu", cfg.f64("spu.power.iu_leakage_w"), ius_);
   add_instances("cb", cfg.f64("spu.power.cb_leakage_w_per_kb") * static_cast<double>(cfg.u32("spu.cb_bytes")) / 1024.0, 2 * cb_links_);
 

@@ -69,7 +69,10 @@ void FrontEnd::deliver(uint64_t c) {
 // The I-cache access of a fetch at w.pc: the instructions fetched (0 when
 // every MSHR is busy: `structural_wake` is lowered to the next fill) and the
 // cycle they are ready.
-uint32_t FrontEnd::read_icache(const WarpState& w, uint64_t c, uint64_t& ready, uint64_t& structural_wake) {
+// Inlined into fetch and fetch_group: as calls they cost the baseline's fetch
+// loop measurably (docs/performance.md, fifteenth session).
+[[gnu::always_inline]] inline uint32_t FrontEnd::read_icache(const WarpState& w, uint64_t c, uint64_t& ready,
+                                                             uint64_t& structural_wake) {
   const KernelTiming& timing = *w.timing;
   const uint32_t pc = w.pc;
   const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
@@ -101,7 +104,7 @@ uint32_t FrontEnd::read_icache(const WarpState& w, uint64_t c, uint64_t& ready, 
   return fetched;
 }
 
-void FrontEnd::start_fetch(uint32_t slot, uint64_t ready, uint32_t pc, uint32_t count) {
+[[gnu::always_inline]] inline void FrontEnd::start_fetch(uint32_t slot, uint64_t ready, uint32_t pc, uint32_t count) {
   WarpState& w = warps_[slot];
   set_wants_fetch(slot, false);
   w.fetch_inflight = true;

@@ -51,10 +51,10 @@ int IssueStage::reason_priority(uint8_t reason) {
 
 bool IssueStage::run(uint64_t c) {
   try {
-    if (group_unit_ == nullptr) return run_schedulers(c, 0);
+    if (group_unit_ == nullptr) return run_schedulers<false>(c, 0);
     const uint64_t closed = group_unit_->issue_groups(c, *this);
     if (fault_) return false;  // a device fault in a group's issue
-    return run_schedulers(c, closed);
+    return run_schedulers<true>(c, closed);
   } catch (...) {  // a gate's model check (functional faults are caught at issue)
     fault_ = std::current_exception();
     return false;
@@ -68,13 +68,16 @@ bool IssueStage::ready(uint32_t slot, uint64_t c) {
   return false;
 }
 
-// `closed`: schedulers whose slot the group unit used this cycle.
+// `closed`: schedulers whose slot the group unit used this cycle. Without a
+// group unit (Grouped = false) the loop carries no test of it: the baseline's
+// per-cycle path stays as it was (docs/performance.md, fifteenth session).
+template <bool Grouped>
 bool IssueStage::run_schedulers(uint64_t c, uint64_t closed) {
   WarpTable& warps = parts_.warps;
   sched::Policy& policy = parts_.policy;
   const uint64_t order_version = policy_wants_stalls_ ? policy.stall_order_version() : 0;
   for (uint32_t s = 0; s < p_.schedulers; ++s) {
-    if ((closed >> s) & 1u) {
+    if (Grouped && ((closed >> s) & 1u)) {
       last_reason_[s] = kIssued;
       ++slot_counter(kIssued);
       continue;

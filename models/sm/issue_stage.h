@@ -82,6 +82,7 @@ class IssueStage final : private GroupIssueAccess {
   uint64_t& slot_counter(uint8_t reason);
   static int reason_priority(uint8_t reason);
   void refresh_flags();
+  template <bool Grouped>
   bool run_schedulers(uint64_t c, uint64_t closed);
   // GroupIssueAccess (for the group unit).
   bool ready(uint32_t slot, uint64_t c) override;
