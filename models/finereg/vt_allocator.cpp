@@ -4,6 +4,7 @@
 #include <string>
 
 #include "functional/cta.h"
+#include "models/finereg/cta_integrals.h"
 #include "models/finereg/cta_stall.h"
 #include "models/sm/cta_table.h"
 #include "models/sm/extension_timing.h"
@@ -314,20 +315,12 @@ void VtAllocator::decide_stalled(uint64_t c) {
   }
 }
 
-// Integrals over the cycles up to c. Time the SM spent empty (between
-// launches: the CTAs of the next one are admitted before its first tick) is
-// not counted, as the SM's own resident_cta_cycles does not count it.
+// Integrals over the cycles up to c (cta_integrals.h).
 void VtAllocator::account(uint64_t c) {
-  if (empty_) {
-    last_cycle_ = std::max(last_cycle_, c - 1);
-    empty_ = false;
-  }
-  if (c <= last_cycle_) return;
-  const uint64_t d = c - last_cycle_;
-  last_cycle_ = c;
-  const uint64_t resident = sm_->ctas.busy_ctas();
+  const uint64_t d = integral_step(c, last_cycle_, empty_);
+  if (d == 0) return;
   n_.active_cta_cycles += d * active_ctas_;
-  n_.pending_cta_cycles += d * (resident - std::min<uint64_t>(resident, active_ctas_));
+  n_.pending_cta_cycles += d * pending_ctas(sm_->ctas.busy_ctas(), active_ctas_);
   n_.offchip_cta_cycles += d * offchip_ctas_;
   if (depleted_) n_.depletion_stall_cycles += d;
 }
@@ -343,7 +336,7 @@ void VtAllocator::on_cycle(uint64_t c) {
   decide_stalled(c);
   const uint64_t resident = sm_->ctas.busy_ctas();
   n_.max_resident = std::max(n_.max_resident, resident);
-  n_.max_pending = std::max<uint64_t>(n_.max_pending, resident - std::min<uint64_t>(resident, active_ctas_));
+  n_.max_pending = std::max(n_.max_pending, pending_ctas(resident, active_ctas_));
   if (p_.finereg.check) check_invariants();
   if (refused_ && select(&VtAllocator::ready_any, 0) == kNone) {
     refused_ = false;
