@@ -20,23 +20,8 @@ import math
 import os
 import sys
 
-
-def load(study_dir):
-    plan = json.load(open(os.path.join(study_dir, "plan.json")))
-    cols = [c["label"] for c in plan["columns"]]
-    rows = {}
-    for r, row in enumerate(plan["rows"]):
-        per_col = {}
-        for c, idx in enumerate(plan["cells"][r]):
-            path = os.path.join(study_dir, "points", plan["points"][idx]["hash"], "stats.json")
-            if os.path.exists(path):
-                per_col[cols[c]] = json.load(open(path))
-        rows[row["workload"]] = per_col
-    return cols, rows
-
-
-def total(stats):
-    return stats["timing"]["total"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from greener_table import load, total  # noqa: E402  (the sweep folder reader)
 
 
 def sm_sum(stats, suffix):
