@@ -354,16 +354,10 @@ bool IssueStage::issue(uint32_t slot, uint64_t c) {
 void IssueStage::barrier_effects(const functional::ExecRecord& rec, WarpState& w, CtaState& cs, uint32_t slot,
                                  uint64_t c) {
   WarpTable& warps = parts_.warps;
-  const bool observed = !parts_.bus.empty();
-  auto publish = [&](uint32_t ws, sched::BarrierEvent kind) {
-    if (!observed) return;
-    WarpEvent e{c, ws, warps[ws].cta_slot, cs.linear_id, warps[ws].warp_in_cta};
-    parts_.bus.publish([&](SmObserver& o) { o.on_warp_barrier(e, kind); });
-  };
   if (rec.waiting) {
     w.at_barrier = true;
     parts_.policy.on_barrier(slot, sched::BarrierEvent::Arrive, c);
-    publish(slot, sched::BarrierEvent::Arrive);
+    publish_barrier(cs, slot, sched::BarrierEvent::Arrive, c);
   }
   if (rec.released || rec.finished) {
     // A release (or an exit that completes a barrier) lets parked warps go.
@@ -372,9 +366,15 @@ void IssueStage::barrier_effects(const functional::ExecRecord& rec, WarpState& w
   if (rec.released) release_waiters(cs, c);
 }
 
+inline void IssueStage::publish_barrier(const CtaState& cs, uint32_t ws, sched::BarrierEvent kind, uint64_t c) {
+  if (parts_.bus.empty()) return;
+  const WarpState& w = parts_.warps[ws];
+  WarpEvent e{c, ws, w.cta_slot, cs.linear_id, w.warp_in_cta};
+  parts_.bus.publish([&](SmObserver& o) { o.on_warp_barrier(e, kind); });
+}
+
 void IssueStage::release_waiters(CtaState& cs, uint64_t c) {
   WarpTable& warps = parts_.warps;
-  const bool observed = !parts_.bus.empty();
   for (uint32_t ws : cs.warp_slots) {
     WarpState& o = warps[ws];
     if (o.warp == nullptr) continue;
@@ -383,10 +383,7 @@ void IssueStage::release_waiters(CtaState& cs, uint64_t c) {
       o.at_barrier = false;
       o.eligible_from = c + 1;
       parts_.policy.on_barrier(ws, sched::BarrierEvent::Release, c);
-      if (observed) {
-        WarpEvent e{c, ws, o.cta_slot, cs.linear_id, o.warp_in_cta};
-        parts_.bus.publish([&](SmObserver& obs) { obs.on_warp_barrier(e, sched::BarrierEvent::Release); });
-      }
+      publish_barrier(cs, ws, sched::BarrierEvent::Release, c);
     }
   }
 }

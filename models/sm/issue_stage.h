@@ -91,6 +91,8 @@ class IssueStage final : private GroupIssueAccess {
   bool gates_allow(const WarpState& w, const InstTiming& info, uint32_t slot, uint64_t c, sched::StallKind& stall);
   void barrier_effects(const functional::ExecRecord& rec, WarpState& w, CtaState& cs, uint32_t slot, uint64_t c);
   void release_waiters(CtaState& cs, uint64_t c);
+  // Tells the SM's observers that warp `ws` of `cs` arrived at or left a barrier.
+  void publish_barrier(const CtaState& cs, uint32_t ws, sched::BarrierEvent kind, uint64_t c);
 
   const SmParams& p_;
   uint32_t max_warps_;
