@@ -218,6 +218,7 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
     const Config& cfg = *sim.effective;
     search.limits = runtime::occupancy_limits_from_config(cfg);
     search.cores = runtime::search_cores(cfg);
+    search.priority = runtime::prune_priority(cfg);
     search.max_cmratio = cfg.f64("frontend.unified_alloc.max_cmratio");
     search.concurrency_bound = cfg.f64("frontend.unified_alloc.concurrency_bound");
     return print_occupancy_search(io, file, kernel, threads, search);
@@ -239,7 +240,8 @@ int cmd_ptx(const std::vector<std::string>& args, Io& io) {
         static_cast<uint32_t>(parse_uint(vm["threads"].as<std::string>(), "--threads", 1, 1024));
     const SimOptions sim = read_sim_options(vm);
     return print_unified_alloc(io, file, kernel, static_cast<uint32_t>(r), spill, threads,
-                               runtime::occupancy_limits_from_config(*sim.effective));
+                               runtime::occupancy_limits_from_config(*sim.effective),
+                               runtime::prune_priority(*sim.effective));
   }
   if (vm.count("power-states")) {
     if (!vm["print"].as<bool>()) usage_error("--power-states W and --print go together");

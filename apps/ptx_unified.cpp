@@ -29,12 +29,16 @@ std::string spill_comment(const ir::Function& f, uint32_t pc) {
 }  // namespace
 
 int print_unified_alloc(Io& io, const std::string& file, const std::string& kernel, uint32_t registers,
-                        const std::string& spill, uint32_t threads, const frontend::passes::OccupancyLimits& limits) {
+                        const std::string& spill, uint32_t threads, const frontend::passes::OccupancyLimits& limits,
+                        frontend::passes::PrunePriority priority) {
   frontend::PassOptions options("--max-registers");
-  options.enable(frontend::passes::kUnifiedAllocPass, true);
-  options.set(frontend::passes::kUnifiedAllocPass, "registers", std::to_string(registers));
-  options.set(frontend::passes::kUnifiedAllocPass, "spill", spill);
-  if (spill == "shared") frontend::passes::set_shared_slot_options(options, registers, limits);
+  if (spill == "shared") {
+    frontend::passes::set_shared_slot_options(options, registers, limits, priority);
+  } else {
+    options.enable(frontend::passes::kUnifiedAllocPass, true);
+    options.set(frontend::passes::kUnifiedAllocPass, "registers", std::to_string(registers));
+    options.set(frontend::passes::kUnifiedAllocPass, "spill", spill);
+  }
   const frontend::PassPipeline pipeline(frontend::PassRegistry::global(), options);
   auto module = frontend::load_ptx_file(file, pipeline);
   if (!kernel.empty()) runtime::find_kernel(*module, kernel);  // throws, listing the kernels

@@ -21,7 +21,8 @@ namespace simtlm::cli {
 // threads (no dynamic shared memory) on an SM with `limits`.
 int print_unified_alloc(Io& io, const std::string& file, const std::string& kernel, uint32_t registers,
                         const std::string& spill, uint32_t threads = 0,
-                        const frontend::passes::OccupancyLimits& limits = {});
+                        const frontend::passes::OccupancyLimits& limits = {},
+                        frontend::passes::PrunePriority priority = frontend::passes::PrunePriority::LiveSets);
 
 // `simtlm ptx FILE.ptx --occupancy-search --threads T [--spill local|shared]`:
 // for every kernel (or `kernel`), the seed's occupancy search for CTAs of

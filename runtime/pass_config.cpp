@@ -70,6 +70,7 @@ frontend::PassPipeline pass_pipeline_from_config(const Config& config) {
     frontend::passes::SearchOptions search;
     search.limits = occupancy_limits_from_config(config);
     frontend::passes::parse_spill_target(config.str("frontend.unified_alloc.spill"), search.spill);
+    search.priority = prune_priority(config);
     search.max_cmratio = config.f64("frontend.unified_alloc.max_cmratio");
     search.concurrency_bound = config.f64("frontend.unified_alloc.concurrency_bound");
     search.cores = search_cores(config);
@@ -77,13 +78,23 @@ frontend::PassPipeline pass_pipeline_from_config(const Config& config) {
   }
   if (config.str("frontend.unified_alloc.mode") == "fixed") {
     const uint32_t registers = config.u32("frontend.unified_alloc.registers");
-    options.enable(unified, true);
-    options.set(unified, "registers", std::to_string(registers));
-    options.set(unified, "spill", config.str("frontend.unified_alloc.spill"));
-    if (config.str("frontend.unified_alloc.spill") == "shared")
-      frontend::passes::set_shared_slot_options(options, registers, occupancy_limits_from_config(config));
+    if (config.str("frontend.unified_alloc.spill") == "shared") {
+      // Per block shape: the slot pointer is reserved only where slots are used.
+      frontend::passes::set_shared_slot_options(options, registers, occupancy_limits_from_config(config),
+                                                prune_priority(config));
+    } else {
+      options.enable(unified, true);
+      options.set(unified, "registers", std::to_string(registers));
+      options.set(unified, "spill", "local");
+    }
   }
   return frontend::PassPipeline(frontend::PassRegistry::global(), std::move(options));
+}
+
+frontend::passes::PrunePriority prune_priority(const Config& config) {
+  frontend::passes::PrunePriority p = frontend::passes::PrunePriority::LiveSets;
+  frontend::passes::parse_prune_priority(config.str("frontend.unified_alloc.prune_priority"), p);
+  return p;
 }
 
 uint32_t search_cores(const Config& config) {

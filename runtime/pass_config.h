@@ -7,6 +7,7 @@
 
 #include "frontend/passes/occupancy_model.h"
 #include "frontend/passes/pipeline.h"
+#include "frontend/passes/slot_colouring.h"
 #include "simtlm/config.h"
 
 namespace simtlm::runtime {
@@ -28,5 +29,7 @@ frontend::passes::OccupancyLimits occupancy_limits_from_config(const Config& con
 // The seed's "SM_cores" of the occupancy search's initial level (AD_int x
 // cores): the threads an SM issues per cycle, gpu.sm.schedulers x warp_size.
 uint32_t search_cores(const Config& config);
+// frontend.unified_alloc.prune_priority.
+frontend::passes::PrunePriority prune_priority(const Config& config);
 
 }  // namespace simtlm::runtime

@@ -58,21 +58,25 @@ uint32_t local_accesses(const ir::Function& fn) {
 // allocation of `spill`, the shared slots sized for the occupancy of R.
 static bool transform(ir::Module& m, uint32_t fi, const LaunchShape& shape, const SearchOptions& o,
                       uint32_t registers) {
-  UnifiedAllocOptions u;
-  u.registers = registers;
-  u.spill = o.spill;
-  u.where = "frontend.unified_alloc.mode = auto (R = " + std::to_string(registers) + ")";
+  const std::string where = "frontend.unified_alloc.mode = auto (R = " + std::to_string(registers) + ")";
   try {
-    unified_allocate_kernel(m, fi, u);
+    if (o.spill == SpillTarget::Shared) {
+      SharedSlotOptions s;
+      s.registers = registers;
+      s.limits = o.limits;
+      s.priority = o.priority;
+      s.where = where;
+      unified_allocate_shared_kernel(m, fi, shape, s);
+    } else {
+      UnifiedAllocOptions u;
+      u.registers = registers;
+      u.spill = SpillTarget::Local;
+      u.where = where;
+      unified_allocate_kernel(m, fi, u);
+    }
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::Config) throw;
     return false;  // R too small for this kernel
-  }
-  if (o.spill == SpillTarget::Shared) {
-    SharedSlotOptions s;
-    s.registers = registers;
-    s.limits = o.limits;
-    place_shared_slots_kernel(m, m.functions[fi], shape, s);
   }
   return true;
 }
@@ -172,6 +176,7 @@ void set_search_options(PassOptions& options, const SearchOptions& search) {
   options.enable(pass, true);
   set_limit_options(options, pass, search.limits);
   options.set(pass, "spill", spill_target_name(search.spill));
+  options.set(pass, "priority", prune_priority_name(search.priority));
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", search.max_cmratio);
   options.set(pass, "max_cmratio", buf);
@@ -187,7 +192,7 @@ void add_unified_auto_pass(PassRegistry& registry) {
                   "level Fig. 5 chooses (Hayes & Zhang)";
   p.after = {"analyze"};
   p.option_keys = limit_option_keys();
-  for (const char* k : {"spill", "max_cmratio", "concurrency_bound", "cores"}) p.option_keys.push_back(k);
+  for (const char* k : {"spill", "priority", "max_cmratio", "concurrency_bound", "cores"}) p.option_keys.push_back(k);
   p.enabled_by_default = false;
   p.needs_launch_shape = true;
   p.run = [](PassContext& c) {
@@ -200,6 +205,10 @@ void add_unified_auto_pass(PassRegistry& registry) {
     const std::string spill = c.params.text("spill", "local");
     if (!parse_spill_target(spill, o.spill))
       throw Error(ErrorKind::Config, "front-end pass 'unified_alloc_auto': spill '" + spill + "' is not local or shared");
+    const std::string priority = c.params.text("priority", "live_sets");
+    if (!parse_prune_priority(priority, o.priority))
+      throw Error(ErrorKind::Config, "front-end pass 'unified_alloc_auto': priority '" + priority +
+                                         "' is not live_sets or accesses");
     o.max_cmratio = c.params.real("max_cmratio", kMaxCmRatio);
     o.concurrency_bound = c.params.real("concurrency_bound", 1.0);
     for (uint32_t fi = 0; fi < c.module.functions.size(); ++fi) {

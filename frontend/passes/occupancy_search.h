@@ -36,6 +36,7 @@
 #include "frontend/ir/module.h"
 #include "frontend/passes/occupancy_model.h"
 #include "frontend/passes/pipeline.h"
+#include "frontend/passes/slot_colouring.h"
 #include "frontend/passes/static_metrics.h"
 #include "frontend/passes/unified_alloc.h"
 
@@ -46,6 +47,7 @@ inline constexpr const char* kUnifiedAutoPass = "unified_alloc_auto";
 struct SearchOptions {
   OccupancyLimits limits;
   SpillTarget spill = SpillTarget::Local;
+  PrunePriority priority = PrunePriority::LiveSets;  // of the shared slots' pruning
   double max_cmratio = kMaxCmRatio;
   double concurrency_bound = 1.0;
   uint32_t cores = 32;  // threads an SM issues per cycle (the seed's "SM_cores")

@@ -2,9 +2,11 @@
 #include "frontend/passes/shared_slots.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "frontend/analysis/analyze.h"
+#include "frontend/passes/budget_alloc.h"
 #include "frontend/passes/slot_colouring.h"
 #include "frontend/passes/spill_code.h"
 #include "frontend/passes/unified_alloc.h"
@@ -165,6 +167,22 @@ uint32_t slots_keeping(const OccupancyLimits& l, uint32_t threads, uint32_t regi
   return n;
 }
 
+// A static estimate of each candidate slot's dynamic access frequency (the
+// pruning's PrunePriority::Accesses): its spill accesses, 10x per loop level
+// (at most 3), as the budget allocator weighs its spill costs.
+std::vector<double> access_weights(const ir::Function& fn, const std::vector<SlotAccess>& accesses,
+                                   const std::map<int64_t, uint32_t>& id, uint32_t k) {
+  std::vector<double> w(k, 0.0);
+  const auto& a = fn.analysis.analyses;
+  if (!a) throw Error(ErrorKind::Internal, "unified_alloc_shared: '" + fn.name + "' is not analysed");
+  for (const SlotAccess& x : accesses) {
+    auto it = id.find(x.offset);
+    if (it == id.end()) continue;
+    w[it->second] += std::pow(10.0, std::min<uint32_t>(3, a->loops.depth(a->cfg.block_of(x.pc))));
+  }
+  return w;
+}
+
 SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const LaunchShape& shape,
                                  const SharedSlotOptions& o) {
   SharedSlotPlacement p;
@@ -201,7 +219,8 @@ SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const Lau
   const std::vector<std::vector<uint32_t>> sets = slot_live_sets(fn, use, def, k);
   std::vector<uint32_t> candidates(k);
   for (uint32_t i = 0; i < k; ++i) candidates[i] = i;
-  const PruneResult pruned = prune_to_slots(sets, candidates, p.slots_per_thread);
+  const PruneResult pruned =
+      prune_to_slots(sets, candidates, p.slots_per_thread, o.priority, access_weights(fn, accesses, id, k));
   p.max_live = pruned.max_live_before;
   const SlotColouring colours = colour_slots(SlotGraph::from_live_sets(k, sets), pruned.kept, p.slots_per_thread);
   if (colours.slots_used == 0) return p;
@@ -262,30 +281,79 @@ SharedSlotPlacement place_shared_slots_kernel(ir::Module& module, ir::Function& 
   return p;
 }
 
-std::vector<SharedSlotPlacement> place_shared_slots(ir::Module& module, const LaunchShape& shape,
-                                                    const SharedSlotOptions& options) {
-  std::vector<SharedSlotPlacement> out;
-  for (ir::Function& fn : module.functions) {
-    if (!fn.is_entry || fn.insts.empty() || !fn.rejected.empty() || !fn.analysis.done) continue;
-    out.push_back(place_shared_slots_kernel(module, fn, shape, options));
-  }
-  return out;
+uint32_t shared_slots_for(const ir::Function& fn, const LaunchShape& shape, const SharedSlotOptions& o) {
+  const uint64_t user = uint64_t(fn.static_shared_bytes) + shape.dynamic_shared_bytes;
+  const uint32_t user_bytes = static_cast<uint32_t>(std::min<uint64_t>(user, 0xFFFFFFFFu));
+  const uint32_t threads = shape.threads();
+  return slots_keeping(o.limits, threads, o.registers, align_up(user, 4),
+                       active_threads(o.limits, threads, o.registers, user_bytes));
 }
 
-void set_shared_slot_options(PassOptions& options, uint32_t registers, const OccupancyLimits& l) {
+SharedAllocation unified_allocate_shared_kernel(ir::Module& module, uint32_t fi, const LaunchShape& shape,
+                                                const SharedSlotOptions& o) {
+  SharedAllocation r;
+  UnifiedAllocOptions u;
+  u.registers = o.registers;
+  u.where = o.where;
+  const ir::Function& fn = module.functions[fi];
+  const bool spills = fn.analysis.phys_regs32 > colour_budget(o.registers);
+  const uint32_t slots = spills ? shared_slots_for(fn, shape, o) : 0;
+  if (spills && slots == 0) r.fallback = "no shared slot keeps the occupancy of R";
+  if (slots > 0) {
+    // Try with the pointer reserved, on a copy (kept only when shared slots
+    // are used).
+    ir::Module copy = module;
+    u.spill = SpillTarget::Shared;
+    bool fits = true;
+    try {
+      r.allocation = unified_allocate_kernel(copy, fi, u);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Config) throw;
+      fits = false;
+      r.fallback = "R - 1 registers (one for the slot pointer) do not fit the kernel";
+    }
+    if (fits) {
+      r.placement = place_shared_slots_kernel(copy, copy.functions[fi], shape, o);
+      if (r.placement.shared_values != 0) {
+        r.pointer = true;
+        // Only the kernel and the slot array it declared change (callers
+        // hold references to the module's functions).
+        module.vars = std::move(copy.vars);
+        module.functions[fi] = std::move(copy.functions[fi]);
+        return r;
+      }
+      r.fallback = r.placement.kept_local ? "the slot pointer pushes the colouring above R"
+                                          : "no 4- or 2-byte spill slot to place";
+    }
+    r.placement = SharedSlotPlacement{};
+  }
+  u.spill = SpillTarget::Local;
+  r.allocation = unified_allocate_kernel(module, fi, u);
+  if (!r.fallback.empty())
+    module.functions[fi].analysis.regs_source_detail += "; no shared slots for " + std::to_string(shape.threads()) +
+                                                        " threads per CTA (" + r.fallback +
+                                                        "): the values use all R registers, no slot pointer";
+  return r;
+}
+
+void set_shared_slot_options(PassOptions& options, uint32_t registers, const OccupancyLimits& l,
+                             PrunePriority priority) {
   options.enable(kUnifiedSharedPass, true);
   options.set(kUnifiedSharedPass, "registers", std::to_string(registers));
+  options.set(kUnifiedSharedPass, "priority", prune_priority_name(priority));
   set_limit_options(options, kUnifiedSharedPass, l);
 }
 
 void add_unified_shared_pass(PassRegistry& registry) {
   PassInfo p;
   p.name = kUnifiedSharedPass;
-  p.description = "unified allocation, per block shape: local spill slots moved to shared memory the kernel does not "
-                  "use, as many as keep the occupancy of R (Hayes & Zhang)";
-  p.after = {kUnifiedAllocPass};
+  p.description = "unified allocation with spills to shared memory, per block shape: at most R registers, spill slots "
+                  "in shared memory the kernel does not use, as many as keep the occupancy of R, the rest local "
+                  "(Hayes & Zhang; registers=R, priority=live_sets|accesses)";
+  p.after = {"analyze"};
   p.option_keys = limit_option_keys();
   p.option_keys.push_back("registers");
+  p.option_keys.push_back("priority");
   p.enabled_by_default = false;
   p.needs_launch_shape = true;
   p.run = [](PassContext& c) {
@@ -296,7 +364,18 @@ void add_unified_shared_pass(PassRegistry& registry) {
       throw Error(ErrorKind::Config, "front-end pass 'unified_alloc_shared' needs the option 'registers' from 1 to 255 "
                                      "(set by frontend.unified_alloc.spill = shared)");
     o.registers = static_cast<uint32_t>(r);
-    place_shared_slots(c.module, *c.launch, o);
+    const std::string priority = c.params.text("priority", "live_sets");
+    if (!parse_prune_priority(priority, o.priority))
+      throw Error(ErrorKind::Config, "front-end pass 'unified_alloc_shared': priority '" + priority +
+                                         "' is not live_sets or accesses");
+    o.where = "frontend.unified_alloc.registers = " + std::to_string(r);
+    if (colour_budget(o.registers) == 0)
+      throw Error(ErrorKind::Config, o.where + ": " + std::to_string(r) + " registers leave none for values");
+    for (uint32_t fi = 0; fi < c.module.functions.size(); ++fi) {
+      const ir::Function& fn = c.module.functions[fi];
+      if (!fn.is_entry || fn.insts.empty() || !fn.rejected.empty() || !fn.analysis.done) continue;
+      unified_allocate_shared_kernel(c.module, fi, *c.launch, o);
+    }
   };
   registry.add(std::move(p));
 }

@@ -2,35 +2,45 @@
 // seed note 001 §1.2, §1.4-1.5, §5; docs/unified-allocation.md): spill slots
 // in the shared memory the kernel does not use.
 //
-// The load-time pass unified_alloc (spill = shared) spilled the values that
-// do not fit R to the local slot array `__unialloc_local`, keeping one
-// register of R free for the slot pointer. This pass runs per kernel variant
-// (it needs the block size) and does what the seed's binary rewriter did with
+// With spill = shared the whole allocation runs here, per kernel variant
+// (the slots need the block size, and whether the slot pointer is worth a
+// register depends on them): unified_allocate_shared_kernel
+//   a. computes N_smem, the shared slots per thread that keep the occupancy
+//      R gives: target = resident threads at R registers with the user's
+//      static + dynamic shared memory (occupancy_model.h), N_smem the largest
+//      count for which the CTA with N_smem x threads x 4 more bytes still
+//      reaches the target (and stays within a CTA's shared memory);
+//   b. when N_smem > 0, allocates the kernel into R - 1 registers (one is
+//      the slot pointer, counted in R) with local spill slots
+//      (unified_alloc.h) and places them (place_shared_slots_kernel, below);
+//   c. when that places no slot in shared memory (N_smem = 0, R - 1 too
+//      small for the kernel, no 4- or 2-byte spill slot, or the pointer
+//      pushing the colouring above R), allocates the original kernel into
+//      all R registers with local slots instead: the pointer is reserved
+//      only when shared slots are used (the summary says why not).
+// place_shared_slots_kernel does what the seed's binary rewriter did with
 // nvcc's local spills:
 //   1. the candidates are the 4- and 2-byte local slots the spill code
-//      accesses (8-byte slots stay local: a second pointer, tid x 8, is not
-//      built); a slot is live from a spill store to the spill loads that read
-//      it (backward dataflow over the CFG, a store kills);
-//   2. N_smem, the shared slots per thread, is the most that keeps the
-//      occupancy R gives: target = resident threads at R registers with the
-//      user's static + dynamic shared memory (occupancy_model.h), N_smem the
-//      largest count for which the CTA with N_smem x threads x 4 more bytes
-//      still reaches the target (and stays within a CTA's shared memory);
-//   3. prune_to_slots to N_smem (§1.4), colour_slots within N_smem (§1.5);
-//      the slots that found no shared slot stay in local memory;
-//   4. the chosen accesses become ld/st.shared at
+//      accesses (8-byte slots stay local: not built); a slot is live from a
+//      spill store to the spill loads that read it (backward dataflow over
+//      the CFG, a store kills);
+//   2. prune_to_slots to N_smem (§1.4; priority SharedSlotOptions::priority,
+//      with PrunePriority::Accesses the accesses weighted 10x per loop level,
+//      at most 3), colour_slots within N_smem (§1.5); the slots that found
+//      no shared slot stay in local memory;
+//   3. the chosen accesses become ld/st.shared at
 //        base + (slot x threadsPerCTA + tid) x 4,
 //      tid the linear thread index, base the end of the user's static +
 //      dynamic shared memory rounded up to 4: consecutive threads of a warp
 //      touch consecutive words (no bank conflict), each thread its own
-//      words. A register %ua_sp = base + tid x 4 is set at entry (the slot
-//      pointer counted in R), the slot's row is the immediate offset;
-//   5. the kernel's static_shared_bytes grows so that static + dynamic
+//      words. A register %ua_sp = base + tid x 4 is set at entry, the slot's
+//      row is the immediate offset;
+//   4. the kernel's static_shared_bytes grows so that static + dynamic
 //      covers the slots: both backends allocate them and CTA admission sees
 //      them.
-// When the pointer makes the colouring exceed R (the load stage reserved a
-// register for it, but a greedy colouring is not monotonic) the kernel keeps
-// its local slots; the summary says so.
+// When the pointer makes the colouring exceed R (the allocation reserved a
+// register for it, but a greedy colouring is not monotonic) the placement
+// is not applied (kept_local).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +50,8 @@
 #include "frontend/ir/module.h"
 #include "frontend/passes/occupancy_model.h"
 #include "frontend/passes/pipeline.h"
+#include "frontend/passes/slot_colouring.h"
+#include "frontend/passes/unified_alloc.h"
 
 namespace simtlm::frontend::passes {
 
@@ -49,6 +61,7 @@ inline constexpr const char* kSlotPointerName = "%ua_sp";
 struct SharedSlotOptions {
   uint32_t registers = 0;  // the budget R (sets the occupancy to keep)
   OccupancyLimits limits;
+  PrunePriority priority = PrunePriority::LiveSets;
   std::string where = "unified_alloc_shared";
 };
 
@@ -70,15 +83,31 @@ struct SharedSlotPlacement {
   std::string summary() const;
 };
 
-std::vector<SharedSlotPlacement> place_shared_slots(ir::Module& module, const LaunchShape& shape,
-                                                    const SharedSlotOptions& options);
-// The same for one kernel of `module`.
+// Shared slots per thread (N_smem) that keep the occupancy of R for the
+// kernel `fn` as the user wrote it (its static_shared_bytes are the user's).
+uint32_t shared_slots_for(const ir::Function& fn, const LaunchShape& shape, const SharedSlotOptions& options);
+
+// Steps a-c above for the analysed, untransformed kernel module.functions[fi]:
+// the allocation with shared slots when they are used, else with all R
+// registers and local slots only.
+struct SharedAllocation {
+  KernelAllocation allocation;   // of the variant applied
+  SharedSlotPlacement placement;  // shared_values = 0 when not applied
+  bool pointer = false;           // the slot pointer is reserved and used
+  std::string fallback;           // why not, when values were spilled and pointer = false
+};
+SharedAllocation unified_allocate_shared_kernel(ir::Module& module, uint32_t fi, const LaunchShape& shape,
+                                                const SharedSlotOptions& options);
+
+// Moves the local spill slots of a kernel allocated with SpillTarget::Shared
+// (R - 1 registers for the values) to shared slots (steps 1-4).
 SharedSlotPlacement place_shared_slots_kernel(ir::Module& module, ir::Function& fn, const LaunchShape& shape,
                                               const SharedSlotOptions& options);
 
 // Options of the pass from the occupancy limits (the runtime and the CLI
 // fill them from the preset).
-void set_shared_slot_options(PassOptions& options, uint32_t registers, const OccupancyLimits& limits);
+void set_shared_slot_options(PassOptions& options, uint32_t registers, const OccupancyLimits& limits,
+                             PrunePriority priority = PrunePriority::LiveSets);
 
 void add_unified_shared_pass(PassRegistry& registry);
 

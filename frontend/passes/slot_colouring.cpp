@@ -33,8 +33,19 @@ uint32_t max_live(const std::vector<std::vector<uint32_t>>& live_sets, const std
   return best;
 }
 
+const char* prune_priority_name(PrunePriority p) {
+  return p == PrunePriority::Accesses ? "accesses" : "live_sets";
+}
+
+bool parse_prune_priority(const std::string& text, PrunePriority& out) {
+  if (text == "live_sets") out = PrunePriority::LiveSets;
+  else if (text == "accesses") out = PrunePriority::Accesses;
+  else return false;
+  return true;
+}
+
 PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<uint32_t>& candidates,
-                           uint32_t slots) {
+                           uint32_t slots, PrunePriority priority, const std::vector<double>& accesses) {
   uint32_t n = 0;
   for (uint32_t v : candidates) n = std::max(n, v + 1);
   for (const auto& set : live_sets)
@@ -52,13 +63,22 @@ PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets, 
     for (uint32_t v : set)
       if (member[v]) ++occurrences[v];
   }
-  // Step 3: eliminate the most frequent until the largest live set fits.
+  auto weight = [&](uint32_t v) { return v < accesses.size() ? accesses[v] : 0.0; };
+  // Does v leave before `pick`? Only variables of an over-limit live set
+  // are eliminated (a set still above the limit was above it at the start).
+  auto before = [&](uint32_t v, uint32_t pick) {
+    if (pick == n) return true;
+    if (priority == PrunePriority::Accesses && weight(v) != weight(pick)) return weight(v) < weight(pick);
+    return occurrences[v] > occurrences[pick];
+  };
+  // Step 3: eliminate the first by priority until the largest live set fits.
   while (max_live(live_sets, member) > slots) {
     uint32_t pick = n;
     for (uint32_t v : candidates) {
-      if (!member[v]) continue;
-      if (pick == n || occurrences[v] > occurrences[pick]) pick = v;
+      if (!member[v] || occurrences[v] == 0) continue;
+      if (before(v, pick)) pick = v;
     }
+    if (pick == n) break;  // cannot happen: an over-limit set has members with occurrences
     member[pick] = 0;
     r.pruned.push_back(pick);
   }

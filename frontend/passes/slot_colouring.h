@@ -14,7 +14,13 @@
 //                    "lowest priority ... frequency" read the other way
 //                    (fewest occurrences first) keeps 2 values out of shared
 //                    memory in its own Fig. 2, where 1 is the optimum it
-//                    states.
+//                    states. PrunePriority::Accesses is the seed's other
+//                    reading (note §1.4 [ambig]): among the variables of
+//                    the over-limit live sets, the one with the fewest
+//                    accesses (the caller's weights: a static estimate of
+//                    the dynamic frequency) leaves first (ties: more
+//                    over-limit live sets, then lowest id), so that a
+//                    scarce slot holds what is accessed most.
 //   colour_slots     §1.5: greedy colouring within a budget, reusing a slot
 //                    already given to some variable before opening a new one
 //                    (lowest index first); a variable with no free slot is
@@ -30,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace simtlm::frontend::passes {
@@ -49,9 +56,17 @@ struct PruneResult {
   std::vector<uint32_t> pruned;  // to local memory, in the order eliminated
   uint32_t max_live_before = 0, max_live_after = 0;
 };
+enum class PrunePriority : uint8_t { LiveSets, Accesses };
+const char* prune_priority_name(PrunePriority p);
+bool parse_prune_priority(const std::string& text, PrunePriority& out);
+
 // `candidates` (ascending ids) are the variables the live sets are about.
+// With PrunePriority::Accesses, `accesses[v]` is v's access frequency
+// (missing entries count 0).
 PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets,
-                           const std::vector<uint32_t>& candidates, uint32_t slots);
+                           const std::vector<uint32_t>& candidates, uint32_t slots,
+                           PrunePriority priority = PrunePriority::LiveSets,
+                           const std::vector<double>& accesses = {});
 
 inline constexpr int32_t kLocalSlot = -1;
 enum class SlotOrder : uint8_t { MaxCardinality, Degree };

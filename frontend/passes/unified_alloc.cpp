@@ -224,6 +224,11 @@ void add_unified_alloc_pass(PassRegistry& registry) {
     const std::string spill = c.params.text("spill", "local");
     if (!parse_spill_target(spill, o.spill))
       throw Error(ErrorKind::Config, "front-end pass 'unified_alloc': spill '" + spill + "' is not local or shared");
+    // With shared slots the allocation is per block shape (whether the slot
+    // pointer is worth a register depends on it): the stage does it all.
+    if (o.spill == SpillTarget::Shared)
+      throw Error(ErrorKind::Config, "front-end pass 'unified_alloc': spill = shared is allocated per block shape by "
+                                     "the pass 'unified_alloc_shared' (set by frontend.unified_alloc.spill = shared)");
     o.where = "frontend.unified_alloc.registers = " + std::to_string(r);
     unified_allocate(c.module, o);
   };

@@ -12,10 +12,11 @@
 //                 slot per value in a function-scope `.local` array
 //                 `__unialloc_local` (cached in the L1D like any local
 //                 access).
-//   spill=shared  the same here, with one register of R kept free for the
-//                 shared-slot pointer; the launch-shape pass
-//                 unified_alloc_shared (shared_slots.h) then moves as many
-//                 local slots as the occupancy allows to shared memory.
+//   spill=shared  rejected here: the launch-shape pass unified_alloc_shared
+//                 (shared_slots.h) allocates per block shape, reserving one
+//                 register of R for the shared-slot pointer only when slots
+//                 are used. unified_allocate*() with SpillTarget::Shared
+//                 allocate into R - 1 registers for it.
 //
 // Every kernel's count is then the allocator's count of its rewritten body
 // (FunctionAnalysis::regs_source = UnifiedAlloc), not a ptxas count: the

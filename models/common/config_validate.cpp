@@ -296,6 +296,10 @@ void Config::validate() const {
   const bool shared_slots = str("frontend.unified_alloc.spill") == "shared";
   r.require(unified_alloc_on || !shared_slots, {"frontend.unified_alloc.spill", "frontend.unified_alloc.mode"},
             "frontend.unified_alloc.spill says where mode = fixed or auto spills (set the mode, or leave it local)");
+  r.require(shared_slots || str("frontend.unified_alloc.prune_priority") == "live_sets",
+            {"frontend.unified_alloc.prune_priority", "frontend.unified_alloc.spill"},
+            "frontend.unified_alloc.prune_priority chooses among shared spill slots: it needs "
+            "frontend.unified_alloc.spill = shared (or its default live_sets)");
   const bool occupancy_rules = shared_slots || str("frontend.unified_alloc.mode") == "auto";
   r.require(!occupancy_rules || (str("sim.platform") == "gpu" && str("gpu.sm.regfile.alloc_policy") == "baseline" &&
                                  str("gpu.sm.smem.alloc_policy") == "baseline"),

@@ -46,9 +46,16 @@ void frontend_keys(std::vector<ConfigKey>& t) {
                 "Where values that do not fit in the budget go with mode = fixed: local = the thread's local "
                 "memory (cached in the L1D); shared = first into per-thread slots in the shared memory the kernel "
                 "does not use (above its static + dynamic shared memory, address base + (slot x threadsPerCTA + "
-                "tid) x 4, as many slots as keep the occupancy R gives; one register of R is the slot pointer), the "
-                "rest (and 64-bit values) into local memory. Needs the baseline GPU platform and allocators.",
+                "tid) x 4, as many slots as keep the occupancy R gives; one register of R is the slot pointer when "
+                "slots are used, per block shape), the rest (and 64-bit values) into local memory. Needs the "
+                "baseline GPU platform and allocators.",
                 "Hayes & Zhang ICS'14 §3.2 (seed note 001 §1.2, §5.1)"));
+  t.push_back(E("frontend.unified_alloc.prune_priority", "live_sets", {"live_sets", "accesses"},
+                "With spill = shared, which spill slot leaves for local memory first when the live slots exceed the "
+                "shared slots per thread (the seed's 'variable frequency'): live_sets = the one in the most "
+                "over-limit live sets; accesses = the one with the fewest spill accesses, weighted 10x per loop "
+                "level (at most 3), a static estimate of the dynamic access frequency.",
+                "Hayes & Zhang ICS'14 §3.2.2 (seed note 001 §1.4 [ambig])"));
   t.push_back(D("frontend.unified_alloc.max_cmratio", 200.0, "cycles", 1.0, 1.0e6,
                 "MAX_cmratio of the occupancy search (mode = auto): a level is beneficial when COMPUTE_inst x "
                 "AD_int / MEM_inst of the transformed kernel exceeds it (the compute issue cycles needed to hide "

@@ -26,12 +26,16 @@ namespace {
 
 using passes::OccupancyLimits;
 
-PassPipeline pipeline(uint32_t registers, const std::string& spill, const OccupancyLimits& limits) {
+PassPipeline pipeline(uint32_t registers, const std::string& spill, const OccupancyLimits& limits,
+                      passes::PrunePriority priority = passes::PrunePriority::LiveSets) {
   PassOptions o("test");
-  o.enable(passes::kUnifiedAllocPass, true);
-  o.set(passes::kUnifiedAllocPass, "registers", std::to_string(registers));
-  o.set(passes::kUnifiedAllocPass, "spill", spill);
-  if (spill == "shared") passes::set_shared_slot_options(o, registers, limits);
+  if (spill == "shared") {
+    passes::set_shared_slot_options(o, registers, limits, priority);
+  } else {
+    o.enable(passes::kUnifiedAllocPass, true);
+    o.set(passes::kUnifiedAllocPass, "registers", std::to_string(registers));
+    o.set(passes::kUnifiedAllocPass, "spill", spill);
+  }
   return PassPipeline(PassRegistry::global(), o);
 }
 

@@ -39,6 +39,31 @@ TEST(SlotColouring, TheOtherReadingOfThePriorityIsWorseOnFigure2) {
   EXPECT_EQ(r.max_live_after, 1u);
 }
 
+// The seed's other reading of "variable frequency" (note §1.4 [ambig]),
+// PrunePriority::Accesses: with one slot for two live values, the rarely
+// accessed one leaves, whatever the ids or the live-set counts say.
+TEST(SlotColouring, PruningByAccessFrequencyKeepsTheMostAccessedValue) {
+  const std::vector<std::vector<uint32_t>> sets = {{0, 1}, {0, 1, 2}, {1, 2}};
+  // 0 is in 2 over-limit sets, 1 in 3, 2 in 2: by live sets 1 leaves first.
+  const PruneResult by_sets = prune_to_slots(sets, {0, 1, 2}, 1);
+  EXPECT_EQ(by_sets.pruned.front(), 1u);
+  // 1 is accessed 1000 times (a loop), 0 twice, 2 three times: 0 and 2 leave.
+  const PruneResult by_accesses = prune_to_slots(sets, {0, 1, 2}, 1, PrunePriority::Accesses, {2.0, 1000.0, 3.0});
+  EXPECT_EQ(by_accesses.pruned, std::vector<uint32_t>({0, 2}));
+  EXPECT_EQ(by_accesses.kept, std::vector<uint32_t>({1}));
+  EXPECT_EQ(by_accesses.max_live_after, 1u);
+  // Equal weights fall back to the live-set count, then the lowest id.
+  const PruneResult ties = prune_to_slots(sets, {0, 1, 2}, 1, PrunePriority::Accesses, {5.0, 5.0, 5.0});
+  EXPECT_EQ(ties.pruned, by_sets.pruned);
+  // A value in no over-limit set never leaves, however rarely accessed.
+  const PruneResult outside = prune_to_slots({{0, 1}, {3}}, {0, 1, 3}, 1, PrunePriority::Accesses, {4.0, 9.0, 0.0, 0.0});
+  EXPECT_EQ(outside.pruned, std::vector<uint32_t>({0}));
+  PrunePriority p = PrunePriority::LiveSets;
+  EXPECT_TRUE(parse_prune_priority("accesses", p));
+  EXPECT_EQ(p, PrunePriority::Accesses);
+  EXPECT_FALSE(parse_prune_priority("frequency", p));
+}
+
 // Random live sets: §6 items 1, 2, 4, 5.
 TEST(SlotColouring, PruningAndColouringInvariantsOnRandomLiveSets) {
   std::mt19937 rng(7);

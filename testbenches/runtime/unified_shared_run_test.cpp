@@ -126,6 +126,9 @@ TEST(UnifiedSharedRun, FunctionalResultsAreBitIdenticalAtEveryBudget) {
     } else {
       EXPECT_EQ(u.stats.thread_instructions, plain.stats.thread_instructions);
     }
+    // The pruning by access frequency places the same spill code differently.
+    const Outcome f = run(Backend::Functional, r, "shared", {"frontend.unified_alloc.prune_priority=accesses"});
+    EXPECT_EQ(f.stats.thread_instructions, u.stats.thread_instructions);
   }
 }
 
@@ -183,6 +186,15 @@ TEST(UnifiedSharedRun, ConfigurationMistakesAreRejectedNamingTheKeys) {
   expect_rejected(with("gpu.sm.smem.alloc_policy=sharing"), "gpu.sm.smem.alloc_policy");
   expect_rejected(with("gpu.sm.regfile.alloc_policy=sharing"), "gpu.sm.regfile.alloc_policy");
   expect_rejected({"frontend.unified_alloc.max_cmratio=100"}, "frontend.unified_alloc.mode");
+  // The pruning's priority chooses among shared slots only.
+  expect_rejected({"frontend.unified_alloc.mode=fixed", "frontend.unified_alloc.registers=12",
+                   "frontend.unified_alloc.prune_priority=accesses"},
+                  "frontend.unified_alloc.prune_priority");
+  Config bad;
+  EXPECT_THROW(bad.apply_override("frontend.unified_alloc.prune_priority=often"), Error);
+  Config accepted;
+  for (const std::string& o : with("frontend.unified_alloc.prune_priority=accesses")) accepted.apply_override(o);
+  EXPECT_NO_THROW(accepted.validate());
   expect_rejected({"frontend.unified_alloc.mode=fixed", "frontend.unified_alloc.registers=12",
                    "frontend.unified_alloc.concurrency_bound=2"},
                   "frontend.unified_alloc.concurrency_bound");
