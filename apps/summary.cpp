@@ -17,6 +17,9 @@ Totals totals(const std::vector<LaunchStats>& launches) {
     t.warp_instructions += s.warp_instructions;
     t.thread_instructions += s.thread_instructions;
     t.offchip_accesses += s.offchip_accesses;
+    t.spu_passes += s.spu_passes;
+    for (uint64_t n : s.viu_spills) t.viu_spills += n;
+    for (uint64_t n : s.viu_restores) t.viu_restores += n;
     t.cycles += s.cycles;
     t.host_seconds += s.host_seconds;
   }
@@ -41,6 +44,11 @@ nlohmann::ordered_json report_json(const RunReport& report) {
   j["warp_instructions"] = t.warp_instructions;
   j["thread_instructions"] = t.thread_instructions;
   j["offchip_accesses"] = t.offchip_accesses;
+  if (t.spu_passes != 0) {  // SPU launches only: other runs' files stay as they were
+    j["spu_passes"] = t.spu_passes;
+    j["viu_spills"] = t.viu_spills;
+    j["viu_restores"] = t.viu_restores;
+  }
   j["cycles"] = t.cycles;
   // No host (wall-clock) times here: identical runs give identical JSON; the
   // readable summary reports them.
@@ -55,6 +63,11 @@ nlohmann::ordered_json report_json(const RunReport& report) {
     l["warp_instructions"] = s.warp_instructions;
     l["thread_instructions"] = s.thread_instructions;
     l["offchip_accesses"] = s.offchip_accesses;
+    if (s.spu_passes != 0) {  // per physical interface unit k (the timing platform's iu[k])
+      l["spu_passes"] = s.spu_passes;
+      l["viu_spills"] = s.viu_spills;
+      l["viu_restores"] = s.viu_restores;
+    }
     l["cycles"] = s.cycles;
     l["registers_per_thread"] = s.regs_per_thread;
     l["register_count_source"] = s.register_count_source;
@@ -149,6 +162,9 @@ std::string report_text(const RunReport& report) {
   line(os, "warp instructions", std::to_string(t.warp_instructions));
   line(os, "thread instructions", std::to_string(t.thread_instructions));
   line(os, "off-chip accesses", std::to_string(t.offchip_accesses) + " (global loads/stores/atomics, elements)");
+  if (t.spu_passes != 0)
+    line(os, "SPU passes", std::to_string(t.spu_passes) + "; virtual IUs spilled " + std::to_string(t.viu_spills) +
+                               " and restored " + std::to_string(t.viu_restores) + " faces");
   if (t.cycles) line(os, "cycles", std::to_string(t.cycles));
   line(os, "registers", registers_text(report.launches));
   uint64_t printf_calls = 0, printf_dropped = 0;

@@ -29,6 +29,8 @@ struct RunReport {
 struct Totals {
   uint64_t ctas = 0, warp_instructions = 0, thread_instructions = 0, cycles = 0;
   uint64_t offchip_accesses = 0;
+  // SPU launches: passes, faces the virtual IUs spilled and restored (0 otherwise).
+  uint64_t spu_passes = 0, viu_spills = 0, viu_restores = 0;
   double host_seconds = 0.0;
   double rate() const { return host_seconds > 0 ? warp_instructions / host_seconds : 0.0; }
 };

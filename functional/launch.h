@@ -67,6 +67,12 @@ struct LaunchCounters {
   // or reduction; SPU launches add the virtual IUs' spilled and restored
   // words): the SPU study's off-chip I/O measure (Rajasree note §4.2).
   uint64_t offchip_accesses = 0;
+  // SPU launches (docs/spu.md, "Passes"): passes run, and the faces each
+  // physical interface unit spilled / restored as a virtual IU (indexed as
+  // the platform's iu[k]: north by column, west, south, east by row; empty
+  // for other launches).
+  uint32_t spu_passes = 0;
+  std::vector<uint64_t> viu_spills, viu_restores;
 };
 
 // Runs every CTA of the launch to completion. Throws simtlm::Error(Fault) on an

@@ -28,6 +28,9 @@ LaunchStats FunctionalBackend::launch(const functional::LaunchRequest& request,
   stats.warp_instructions = counters.warp_instructions;
   stats.thread_instructions = counters.thread_instructions;
   stats.offchip_accesses = counters.offchip_accesses;
+  stats.spu_passes = counters.spu_passes;
+  stats.viu_spills = std::move(counters.viu_spills);
+  stats.viu_restores = std::move(counters.viu_restores);
   stats.host_seconds = std::chrono::duration<double>(stop - start).count();
   return stats;
 }

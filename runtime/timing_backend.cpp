@@ -60,6 +60,9 @@ LaunchStats TimingBackend::launch(const functional::LaunchRequest& request, func
   s.warp_instructions = f.warp_instructions;
   s.thread_instructions = f.thread_instructions;
   s.offchip_accesses = f.offchip_accesses;
+  s.spu_passes = f.spu_passes;
+  s.viu_spills = std::move(f.viu_spills);
+  s.viu_restores = std::move(f.viu_restores);
   s.cycles = f.cycles;
   s.set_stats_json_source(std::move(f.stats_json));
   s.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -70,6 +70,12 @@ struct LaunchStats {
   // executing lane and vector element; SPU launches include the virtual IUs'
   // spilled and restored words): the SPU study's off-chip I/O measure.
   uint64_t offchip_accesses = 0;
+  // SPU launches (docs/spu.md, "Passes"; zero / empty otherwise): the passes
+  // run, and the faces each physical interface unit spilled and restored as
+  // a virtual IU (index k as the platform's iu[k]: north by column, west,
+  // south, east by row).
+  uint32_t spu_passes = 0;
+  std::vector<uint64_t> viu_spills, viu_restores;
   double host_seconds = 0.0;         // wall time spent simulating this launch
   // Registers per thread that CTA admission used and where the count came
   // from: "ptxas", "launch_spec", "allocator" (configured) or

@@ -33,7 +33,7 @@ void sim_keys(std::vector<ConfigKey>& t) {
                 kDecision));
   t.push_back(E("sim.platform", "gpu", {"gpu", "spu", "vws"},
                 "Top level built from this configuration: the baseline GPU, the Stencil Processing Unit "
-                "(seed 003, docs/spu.md; one-pass launches on both backends) or the "
+                "(seed 003, docs/spu.md; any grid, in passes, on both backends) or the "
                 "variable-warp-sizing GPU (seed 002 Ch. 6: the gpu topology with SMs of slices, shaped by "
                 "gpu.vws.*; docs/vws.md).",
                 kDecision));

@@ -13,7 +13,7 @@ namespace {
 void spu_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("spu.grid_size", 4, "SMs per side", 1, 32,
                 "p: the SPU is a p x p grid of SMs (gpu.num_sms must be p * p) with 4p interface units on its "
-                "edges; CTA (x, y) of a one-pass launch runs on SM (x, y). Applies with sim.platform = spu.",
+                "edges; CTA (X, Y) runs on SM (X mod p, Y mod p), a grid larger than p x p in passes. Applies with sim.platform = spu.",
                 "Rajasree Table 6.1 (4 x 4, the only size SPU-Sim supported; seed note 003 §1.2)"));
   t.push_back(U("spu.cb_bytes", 4096, "bytes", 8, 1u << 20,
                 "Size of one communication buffer; every directed link between neighbours has two (ping-pong). "

@@ -24,7 +24,7 @@ class Platform::Dispatch final : public PlacementTarget {
   explicit Dispatch(Platform& p) : p_(p) {}
   unsigned num_sms() const override { return p_.num_sms(); }
   uint64_t waiting() const override { return p_.launch_.total_ctas - p_.launch_.next_cta; }
-  uint64_t next_cta() const override { return p_.launch_.next_cta; }
+  uint64_t next_cta() const override { return p_.cta_in_dispatch_order(p_.launch_.next_cta); }
   bool can_admit(unsigned sm) override { return p_.sms_.at(sm)->can_admit(p_.launch_.shape); }
   void place(unsigned sm) override { p_.place(sm); }
   const models::Sm& sm(unsigned i) const override { return *p_.sms_.at(i); }
@@ -121,7 +121,7 @@ uint64_t Platform::warp_instructions_now() const {
 }
 
 uint64_t Platform::offchip_accesses_now() const {
-  uint64_t sum = 0;
+  uint64_t sum = extra_offchip_accesses();
   for (const auto& sm : sms_) sum += sm->stats().offchip_accesses;
   return sum;
 }
@@ -265,6 +265,7 @@ LaunchFigures Platform::run(functional::LaunchContext& ctx) {
   f.warp_instructions = warp_instructions_now() - launch_.start_instructions;
   f.thread_instructions = thread_instructions_now() - threads_before;
   f.offchip_accesses = offchip_accesses_now() - offchip_before;
+  complete_figures(f);
   f.stats_json = [registry = registry_, values = recorder_->window(window).values] {
     return registry->dump_json(values, false);
   };
@@ -295,7 +296,7 @@ void Platform::place(unsigned i) {
     throw Error(ErrorKind::Internal,
                 "CTA placement placed a CTA on " + std::string(sm.name()) + ", which cannot admit it");
   }
-  const uint64_t cta = launch_.next_cta++;
+  const uint64_t cta = cta_in_dispatch_order(launch_.next_cta++);
   sm.launch_cta(*launch_.ctx, cta);
   const uint64_t warps = uint64_t(sm.busy_ctas()) * launch_.shape.warps;
   launch_max_ctas_[i] = std::max<uint64_t>(launch_max_ctas_[i], sm.busy_ctas());
@@ -316,6 +317,10 @@ void Platform::cta_done(Sm& sm, uint64_t cta) {
     return;
   }
   dispatch();
+}
+
+void Platform::redispatch() {
+  if (running_ && !error_) dispatch();
 }
 
 void Platform::launch_work_done() {

@@ -72,6 +72,8 @@ struct LaunchFigures {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t offchip_accesses = 0;  // LaunchStats::offchip_accesses
+  uint32_t spu_passes = 0;        // LaunchStats::spu_passes, viu_spills, viu_restores
+  std::vector<uint64_t> viu_spills, viu_restores;
   // Makes this launch's statistics window as JSON text (values only); holds
   // the window's values and the registry, so it can run at any later time.
   std::function<std::string()> stats_json;
@@ -182,6 +184,17 @@ class Platform : public sc_core::sc_module {
   virtual uint64_t extra_last_issue_cycle() const { return 0; }
   virtual uint64_t extra_issue_per_cycle() const { return 0; }
   virtual std::string describe_extra_stall() const { return ""; }
+  // Off-chip accesses of units outside sm(i) (the SPU's interface units and
+  // virtual IUs), counted into LaunchFigures::offchip_accesses; and the
+  // builder's own launch figures (the SPU's passes and VIU faces).
+  virtual uint64_t extra_offchip_accesses() const { return 0; }
+  virtual void complete_figures(LaunchFigures& f) const { (void)f; }
+  // The n-th CTA the placement dispatches (default: CTA n; the SPU runs a
+  // multi-pass grid pass by pass). Placement policies see it as next_cta().
+  virtual uint64_t cta_in_dispatch_order(uint64_t n) const { return n; }
+  // Offers the waiting CTAs to the placement again (a builder whose own work
+  // made room, e.g. the SPU starting its next pass).
+  void redispatch();
   void launch_work_done();
   // Ends the launch in progress with `e` (run() rethrows it).
   void fail(std::exception_ptr e);

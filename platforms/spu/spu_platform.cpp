@@ -25,28 +25,29 @@ models::SmParams node_params(const Config& cfg, unsigned id) {
   return p;
 }
 
-// CTA (x, y) of a one-pass launch on SM (x, y): the restricted mapping
-// (note §1.7). Every CTA is placed at the start (one per SM).
+// CTA (X, Y) on SM (X mod p, Y mod p): the restricted mapping (note §1.7).
+// The CTAs of the current pass are placed at its start (one per SM), in the
+// dispatch order SpuSync::cta_at() gives the platform.
 class RestrictedPlacement final : public CtaPlacement {
  public:
-  RestrictedPlacement(unsigned p, unsigned gx) : p_(p), gx_(gx) {}
+  explicit RestrictedPlacement(SpuSync& sync) : sync_(sync) {}
   void place(PlacementTarget& t) override {
-    while (t.waiting() != 0) {
-      const uint64_t cta = t.next_cta();
-      const auto sm = static_cast<unsigned>(cta % gx_ + (cta / gx_) * p_);
+    while (t.waiting() != 0 && sync_.may_place()) {
+      const unsigned sm = sync_.sm_of(t.next_cta());
       if (!t.can_admit(sm)) break;
       t.place(sm);
+      sync_.placed();
     }
   }
 
  private:
-  unsigned p_, gx_;
+  SpuSync& sync_;
 };
 
 }  // namespace
 
 SpuPlatform::SpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
-    : GpuPlatform(name, cfg, node_params, Deferred{4 * cfg.u32("spu.grid_size")}), p_(cfg.u32("spu.grid_size")) {
+    : GpuPlatform(name, cfg, node_params, Deferred{8 * cfg.u32("spu.grid_size")}), p_(cfg.u32("spu.grid_size")) {
   models::spu::register_cb_timing();
   for (unsigned k = 0; k < 4 * p_; ++k) {
     const std::string nm = "iu[" + std::to_string(k) + "]";
@@ -56,12 +57,24 @@ SpuPlatform::SpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
   bind_nodes();
   std::vector<models::Sm*> nodes;
   for (unsigned n = 0; n < p_ * p_ + 4 * p_; ++n) nodes.push_back(&node(n));
+  // One TileMover per interface unit for its virtual IU, on the crossbar
+  // ports after the IUs'.
+  std::vector<models::spu::TileMover*> movers;
+  for (unsigned k = 0; k < 4 * p_; ++k) {
+    const std::string nm = "viu_mover[" + std::to_string(k) + "]";
+    movers_.push_back(std::make_unique<models::spu::TileMover>(nm.c_str(), core_clock().period(),
+                                                              int32_t(p_ * p_ + k), cfg.u32("gpu.sm.smem.latency")));
+    movers_.back()->socket().bind(noc().target_socket(p_ * p_ + 4 * p_ + k));
+    movers.push_back(movers_.back().get());
+  }
   SpuSync::Callbacks callbacks;
   callbacks.fail = [this](std::exception_ptr e) { fail(e); };
   callbacks.ius_done = [this] { launch_work_done(); };
+  callbacks.redispatch = [this] { redispatch(); };
   sync_ = std::make_unique<SpuSync>("spu_sync", core_clock().period(), p_, cfg.u32("spu.cb_bytes"),
                                     cfg.u32("spu.sync_latency"), std::move(nodes),
-                                    [this](int x, int y) { return node_at(x, y); }, std::move(callbacks));
+                                    [this](int x, int y) { return node_at(x, y); }, std::move(movers),
+                                    std::move(callbacks));
   for (auto& iu : ius_) {
     iu->set_cta_done_callback([this](models::Sm& s, const functional::LaunchContext&, uint64_t cta) {
       if (launch_running()) claim_cta_done(s, cta);
@@ -136,16 +149,25 @@ void SpuPlatform::launch_begins(functional::LaunchContext& ctx) {
     return;
   }
   const functional::Dim3u& g = ctx.grid();
-  if (g.z != 1 || g.x > p_ || g.y > p_) {
-    throw Error(ErrorKind::Launch,
-                "kernel '" + ctx.kernel().name + "' is launched with a grid of " + std::to_string(g.x) + "x" +
-                    std::to_string(g.y) + "x" + std::to_string(g.z) + " CTAs on a " + std::to_string(p_) + "x" +
-                    std::to_string(p_) + " SPU (spu.grid_size = " + std::to_string(p_) + "): a grid of at most " +
-                    std::to_string(p_) + "x" + std::to_string(p_) +
-                    "x1 runs in one pass; multi-pass execution (virtual IUs) is not built yet");
+  if (g.z != 1) {
+    throw Error(ErrorKind::Launch, "kernel '" + ctx.kernel().name + "' is launched with a grid of " +
+                                       std::to_string(g.x) + "x" + std::to_string(g.y) + "x" + std::to_string(g.z) +
+                                       " CTAs on the SPU: its grid of SMs is two-dimensional (grid z must be 1)");
   }
-  set_cta_placement(std::make_unique<RestrictedPlacement>(p_, g.x));
   sync_->begin(ctx);
+  set_cta_placement(std::make_unique<RestrictedPlacement>(*sync_));
+}
+
+uint64_t SpuPlatform::cta_in_dispatch_order(uint64_t n) const { return sync_->cta_at(n); }
+
+uint64_t SpuPlatform::extra_offchip_accesses() const {
+  uint64_t n = sync_->viu_words();
+  for (const auto& iu : ius_) n += iu->stats().offchip_accesses;
+  return n;
+}
+
+void SpuPlatform::complete_figures(LaunchFigures& f) const {
+  sync_->complete_figures(f.spu_passes, f.viu_spills, f.viu_restores);
 }
 
 bool SpuPlatform::claim_cta_done(models::Sm& s, uint64_t cta) {
@@ -153,7 +175,7 @@ bool SpuPlatform::claim_cta_done(models::Sm& s, uint64_t cta) {
   return sync_->cta_done(s.id());
 }
 
-bool SpuPlatform::launch_work_pending() const { return sync_->ius_left() != 0; }
+bool SpuPlatform::launch_work_pending() const { return sync_->work_left(); }
 
 uint64_t SpuPlatform::extra_warp_instructions() const {
   uint64_t n = 0;

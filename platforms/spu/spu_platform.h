@@ -22,8 +22,10 @@
 // (x, y), the IUs around the grid running the same kernel. A grid smaller
 // than p x p keeps the north and west IUs; its east (south) IUs run on the
 // grid SMs just east (south) of it, as the thesis's partial passes let SMs
-// take the IU role (note §1.4). A grid wider than p (several passes) is
-// Error(Launch). A kernel without SPU instructions runs as on the gpu
+// take the IU role (note §1.4). A grid wider or taller than p runs in
+// passes (spu_sync.h; virtual IUs spill and restore the faces between passes
+// through one models::spu::TileMover per IU, on the crossbar ports after the
+// IUs'). A kernel without SPU instructions runs as on the gpu
 // platform (gpu.cta_placement over the grid's SMs; the IUs stay idle).
 #pragma once
 
@@ -33,6 +35,7 @@
 #include <vector>
 
 #include "models/spu/cb_link.h"
+#include "models/spu/tile_mover.h"
 #include "platforms/gpu/gpu_platform.h"
 
 namespace simtlm::platforms::spu {
@@ -73,11 +76,15 @@ class SpuPlatform final : public GpuPlatform {
   uint64_t extra_issue_per_cycle() const override;
   uint64_t extra_last_issue_cycle() const override;
   std::string describe_extra_stall() const override;
+  uint64_t extra_offchip_accesses() const override;
+  void complete_figures(LaunchFigures& f) const override;
+  uint64_t cta_in_dispatch_order(uint64_t n) const override;
 
   unsigned p_;
   std::vector<std::unique_ptr<models::Sm>> ius_;
   std::vector<std::unique_ptr<models::spu::CbLink>> links_;
   std::unique_ptr<models::spu::CbNoLink> no_link_;
+  std::vector<std::unique_ptr<models::spu::TileMover>> movers_;
   std::unique_ptr<SpuSync> sync_;
 };
 

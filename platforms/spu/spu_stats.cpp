@@ -18,6 +18,7 @@ void SpuPlatform::register_topology_stats(const stats::Group& top) {
     const stats::Group g = spu.child("iu", k);
     ius_[k]->register_stats(g);
     sync_->register_node_stats(g, p_ * p_ + k);
+    movers_[k]->register_stats(g);
   }
   for (unsigned i = 0; i < links_.size(); ++i) links_[i]->register_stats(spu.child("cb", i));
   const std::string p = spu.prefix() + ".";
@@ -30,6 +31,11 @@ void SpuPlatform::register_topology_stats(const stats::Group& top) {
   spu.formula("blocksync_wait_cycles",
               "sum(" + p + "sm[*].blocksync_wait_cycles) + sum(" + p + "iu[*].blocksync_wait_cycles)", "core cycles",
               "cycles units spent between arriving at a bar.blocksync rendezvous and their release");
+  sync_->register_stats(spu);
+  spu.formula("viu_spills", "sum(" + p + "iu[*].viu_spills)", "faces",
+              "faces the virtual IUs spilled to global memory (multi-pass launches)");
+  spu.formula("viu_restores", "sum(" + p + "iu[*].viu_restores)", "faces",
+              "faces the virtual IUs restored from global memory (multi-pass launches)");
   spu.formula("iu_warp_instructions", "sum(" + p + "iu[*].warp_instructions)", "instructions",
               "warp instructions of the interface units (those on their own nodes)");
 }
@@ -51,6 +57,8 @@ void SpuPlatform::summarize_topology(const stats::Values& v, const SummaryLine& 
                   " IUs; CB accesses " + count("cb_accesses") + " (" + count("cb_writes") + " writes), IU " +
                   count("iu_warp_instructions") + " warp instructions");
   line("SPU blocksync", count("blocksync_waits") + " waits, " + count("blocksync_wait_cycles") + " cycles waited");
+  line("SPU VIUs", count("passes") + " passes; virtual IUs spilled " + count("viu_spills") + " and restored " +
+                         count("viu_restores") + " faces");
 }
 
 }  // namespace simtlm::platforms::spu

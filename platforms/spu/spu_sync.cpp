@@ -29,7 +29,7 @@ class SpuSync::NodeObserver final : public models::SmObserver {
 
 SpuSync::SpuSync(const sc_core::sc_module_name& name, const sc_core::sc_time& period, unsigned p, uint32_t cb_bytes,
                  uint32_t sync_latency, std::vector<models::Sm*> nodes, std::function<int(int, int)> node_at,
-                 Callbacks callbacks)
+                 std::vector<models::spu::TileMover*> movers, Callbacks callbacks)
     : ClockedModule(name, period),
       p_(p),
       cb_bytes_(cb_bytes),
@@ -37,9 +37,12 @@ SpuSync::SpuSync(const sc_core::sc_module_name& name, const sc_core::sc_time& pe
       nodes_(std::move(nodes)),
       node_at_(std::move(node_at)),
       cb_(std::move(callbacks)),
+      movers_(std::move(movers)),
       node_unit_(nodes_.size(), -1),
       waits_(nodes_.size(), 0),
-      wait_cycles_(nodes_.size(), 0) {
+      wait_cycles_(nodes_.size(), 0),
+      viu_spills_(nodes_.size(), 0),
+      viu_restores_(nodes_.size(), 0) {
   for (unsigned n = 0; n < nodes_.size(); ++n) {
     observers_.push_back(std::make_unique<NodeObserver>(*this, n));
     nodes_[n]->subscribe(*observers_.back());
@@ -55,68 +58,61 @@ void SpuSync::register_node_stats(const stats::Group& g, unsigned node) {
             "bar.blocksync rendezvous the unit on this node arrived at (all warps of its CTA waiting)");
   g.counter("blocksync_wait_cycles", &wait_cycles_.at(node), "core cycles",
             "cycles from the unit's arrival at a bar.blocksync rendezvous to its warps' release");
+  if (node < p_ * p_) return;
+  g.counter("viu_spills", &viu_spills_.at(node), "faces",
+            "faces this interface unit spilled to global memory as a virtual IU (multi-pass launches)");
+  g.counter("viu_restores", &viu_restores_.at(node), "faces",
+            "faces this interface unit restored from global memory as a virtual IU (multi-pass launches)");
+}
+
+void SpuSync::register_stats(const stats::Group& g) {
+  g.counter("passes", &passes_, "passes", "passes of SPU launches completed (a grid larger than p x p runs in several)");
 }
 
 void SpuSync::begin_plain() {
   ctx_ = nullptr;
   fabric_.reset();
+  spills_.reset();
+  vius_.clear();
+  order_.clear();
+  placed_ = pass_end_ = 0;
+  launch_done_ = false;
   std::fill(node_unit_.begin(), node_unit_.end(), -1);
   releases_.clear();
-  ius_left_ = 0;
+  launch_spills_.clear();
+  launch_restores_.clear();
 }
-
-namespace {
-
-// The grid CTA an IU sees as %ctaid: the one next to it (as the functional
-// backend's launch driver chooses).
-uint64_t adjacent_cta(const Unit& u, uint32_t gx, uint32_t gy) {
-  const uint32_t x = u.x < 0 ? 0 : (u.x >= int32_t(gx) ? gx - 1 : uint32_t(u.x));
-  const uint32_t y = u.y < 0 ? 0 : (u.y >= int32_t(gy) ? gy - 1 : uint32_t(u.y));
-  return uint64_t(y) * gx + x;
-}
-
-}  // namespace
 
 void SpuSync::begin(functional::LaunchContext& ctx) {
   begin_plain();
   const functional::Dim3u g = ctx.grid();
   ctx_ = &ctx;
   failed_ = false;
-  fabric_ = std::make_unique<functional::spu::Fabric>(g.x, g.y, cb_bytes_);
-  const size_t units = fabric_->units().size();
-  unit_node_.assign(units, 0);
-  unit_slot_.assign(units, 0);
-  arrived_at_.assign(units, 0);
-  before_.assign(units, SyncKind::None);
-  for (size_t i = 0; i < units; ++i) {
-    const Unit& u = fabric_->units()[i];
-    const int n = node_at_(u.x, u.y);
-    if (n < 0) throw Error(ErrorKind::Internal, "SPU unit " + u.name + " has no node");
-    unit_node_[i] = static_cast<unsigned>(n);
-  }
-  for (size_t i = 0; i < units; ++i) {
-    const Unit& u = fabric_->units()[i];
-    if (!u.is_iu) continue;
-    models::Sm& sm = *nodes_[unit_node_[i]];
-    if (!sm.can_admit(models::CtaShape::of(ctx))) {
-      throw Error(ErrorKind::Launch, "kernel '" + ctx.kernel().name + "': " + u.name + " cannot start on " +
-                                         sm.name() + " (it does not admit a CTA of the launch's shape)");
-    }
-    pending_unit_ = static_cast<int>(i);
-    sm.launch_cta(ctx, adjacent_cta(u, g.x, g.y));
-    pending_unit_ = -1;
-    ++ius_left_;
-  }
+  plan_ = functional::spu::PassPlan::of(p_, g.x, g.y);
+  order_ = plan_.cta_order();
+  spills_ = std::make_unique<functional::spu::SpillSlots>(ctx.memory());
+  launch_spills_.assign(4 * size_t(p_), 0);
+  launch_restores_.assign(4 * size_t(p_), 0);
+  start_pass(0, 0);
+}
+
+unsigned SpuSync::sm_of(uint64_t cta) const {
+  const uint64_t x = cta % plan_.gx, y = cta / plan_.gx;
+  return static_cast<unsigned>((y % p_) * p_ + x % p_);
 }
 
 void SpuSync::on_admit(unsigned node, uint32_t cta_slot, uint64_t cta_id) {
   if (!fabric_) return;
-  const int index = pending_unit_ >= 0 ? pending_unit_ : static_cast<int>(cta_id);
+  int index = pending_unit_;
+  if (index < 0) {  // a grid CTA of the current pass: its unit is (X - x0, Y - y0)
+    const uint64_t x = cta_id % plan_.gx - uint64_t(px_) * p_, y = cta_id / plan_.gx - uint64_t(py_) * p_;
+    index = static_cast<int>(y * fabric_->grid_x() + x);
+  }
   Unit& u = fabric_->units().at(size_t(index));
   functional::Cta& cta = *nodes_[node]->cta_table()[cta_slot].cta;
   cta.set_spu_unit(&u, u.name);
   // %smid as on the functional backend: y * p + x for an SM, p * p + the IU's
-  // index among the launch's IUs.
+  // index among the pass's IUs.
   const uint32_t sms = fabric_->grid_x() * fabric_->grid_y();
   cta.set_sm_id(u.is_iu ? p_ * p_ + (uint32_t(index) - sms) : uint32_t(u.y) * p_ + uint32_t(u.x));
   u.cta = &cta;
@@ -136,12 +132,28 @@ void SpuSync::on_issue(unsigned node, const models::IssueRecord& r) {
   }
 }
 
+void SpuSync::snapshot() {
+  const auto& units = fabric_->units();
+  for (size_t i = 0; i < units.size(); ++i) before_[i] = units[i].waiting;
+}
+
+bool SpuSync::release_changed(uint64_t now) {
+  const auto& units = fabric_->units();
+  bool released = false;
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (before_[i] == SyncKind::None || units[i].waiting != SyncKind::None || units[i].finished) continue;
+    releases_.emplace_back(now + latency_, static_cast<unsigned>(i));
+    released = true;
+  }
+  if (released) wake_at(now + latency_);
+  return released;
+}
+
 void SpuSync::on_arrive(unsigned node, bool warp_finished) {
   const int index = unit_on(node);
   if (index < 0 || failed_) return;
-  auto& units = fabric_->units();
-  Unit& u = units[size_t(index)];
-  for (size_t i = 0; i < units.size(); ++i) before_[i] = units[i].waiting;
+  Unit& u = fabric_->units()[size_t(index)];
+  snapshot();
   const bool had_warps_waiting = u.warp_kind != SyncKind::None;
   if (warp_finished && u.cta->finished()) {
     fabric_->finish(u);
@@ -153,19 +165,9 @@ void SpuSync::on_arrive(unsigned node, bool warp_finished) {
   if (arrived) {
     ++waits_[node];
     arrived_at_[size_t(index)] = now;
+    before_[size_t(index)] = SyncKind::Global;  // it was released if it no longer waits
   }
-  bool released = false;
-  for (size_t i = 0; i < units.size(); ++i) {
-    const bool was_waiting = before_[i] != SyncKind::None || (i == size_t(index) && arrived);
-    if (!was_waiting || units[i].waiting != SyncKind::None || units[i].finished) continue;
-    releases_.emplace_back(now + latency_, static_cast<unsigned>(i));
-    released = true;
-  }
-  if (released) {
-    wake_at(now + latency_);
-  } else if (arrived || u.finished) {
-    deadlock_check();
-  }
+  if (!release_changed(now) && (arrived || u.finished)) deadlock_check();
 }
 
 void SpuSync::deadlock_check() {
@@ -173,27 +175,35 @@ void SpuSync::deadlock_check() {
   bool any = false;
   for (const Unit& u : fabric_->units()) {
     if (u.finished) continue;
-    if (u.waiting == SyncKind::None || u.cta == nullptr) return;
+    if (u.waiting == SyncKind::None || (u.cta == nullptr && !u.viu)) return;
     any = true;
   }
   if (!any) return;
   failed_ = true;
-  const functional::Dim3u g = ctx_->grid();
+  const bool multi = plan_.passes() > 1;
   cb_.fail(std::make_exception_ptr(Error(
-      ErrorKind::Deadlock, "deadlock in kernel '" + ctx_->kernel().name + "' on the SPU (" + std::to_string(g.x) +
-                               "x" + std::to_string(g.y) +
-                               " CTAs and their interface units): no unit can make progress" +
-                               fabric_->describe_waiting(*ctx_))));
+      ErrorKind::Deadlock,
+      "deadlock in kernel '" + ctx_->kernel().name + "' on the SPU (" + std::to_string(fabric_->grid_x()) + "x" +
+          std::to_string(fabric_->grid_y()) + " CTAs and their interface units" +
+          (multi ? ", pass (" + std::to_string(px_) + "," + std::to_string(py_) + ") of " +
+                       std::to_string(plan_.npx) + "x" + std::to_string(plan_.npy)
+                 : std::string()) +
+          "): no unit can make progress" + fabric_->describe_waiting(*ctx_))));
 }
 
 uint64_t SpuSync::tick(uint64_t c) {
   while (!releases_.empty() && releases_.front().first <= c) {
     const unsigned index = releases_.front().second;
     releases_.pop_front();
+    if (unit_viu_[index] >= 0) {  // a virtual IU: its next spill or restore
+      viu_step(size_t(unit_viu_[index]));
+      continue;
+    }
     const unsigned node = unit_node_[index];
     wait_cycles_[node] += c - arrived_at_[index];
     nodes_[node]->release_external_barrier(unit_slot_[index]);
   }
+  if (releases_.empty()) check_pass_end();
   return releases_.empty() ? kSleep : std::max(releases_.front().first, c + 1);
 }
 
@@ -203,15 +213,15 @@ bool SpuSync::cta_done(unsigned n) {
   node_unit_[n] = -1;
   Unit& u = fabric_->units()[size_t(index)];
   u.cta = nullptr;
-  if (!u.is_iu) return false;
-  if (--ius_left_ == 0 && cb_.ius_done) cb_.ius_done();
-  return true;
+  const bool iu = u.is_iu;
+  check_pass_end();
+  return iu;
 }
 
 std::string SpuSync::describe() const {
   if (!fabric_ || !ctx_) return "";
   for (const Unit& u : fabric_->units())
-    if (!u.finished && u.cta == nullptr) return "";
+    if (!u.finished && u.cta == nullptr && !u.viu) return "";
   return "\nSPU units:" + fabric_->describe_waiting(*ctx_);
 }
 

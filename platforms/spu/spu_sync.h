@@ -14,6 +14,15 @@
 // unfinished unit waits at a rendezvous and no release is on its way, the
 // launch ends at once with Error(Deadlock) naming every waiting unit, as the
 // functional backend reports it.
+//
+// A grid larger than p x p runs in passes, pass by pass in row-wise order
+// (functional/spu/spu_passes.h; docs/spu.md, "Passes"): one fabric per pass,
+// the pass's CTAs dispatched once the previous pass has ended (every unit
+// finished, every VIU transfer done: cta_at() gives the platform's dispatch
+// order, may_place() the CTAs of the current pass). Virtual IUs run the
+// runtime's code on their physical IU's node: each spill or restore is a
+// transfer of the node's TileMover (models/spu/tile_mover.h), and the VIU
+// synchronises again when it ends (spu_passes_timing.cpp).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +35,8 @@
 
 #include "functional/executor.h"
 #include "functional/spu/spu_fabric.h"
+#include "functional/spu/spu_passes.h"
+#include "models/spu/tile_mover.h"
 #include "models/common/clock_domain.h"
 #include "models/sm/sm.h"
 #include "simtlm/stats.h"
@@ -36,17 +47,18 @@ class SpuSync final : public models::ClockedModule {
  public:
   struct Callbacks {
     std::function<void(std::exception_ptr)> fail;  // ends the launch with this error
-    std::function<void()> ius_done;                // the last interface unit finished
+    std::function<void()> ius_done;                // the last pass's units all finished
+    std::function<void()> redispatch;              // a new pass's CTAs may be placed
   };
   // `nodes`: every physical node's SM (grid SMs, then IUs; spu_platform.h),
   // `node_at(x, y)` their placement.
   SpuSync(const sc_core::sc_module_name& name, const sc_core::sc_time& period, unsigned p, uint32_t cb_bytes,
           uint32_t sync_latency, std::vector<models::Sm*> nodes, std::function<int(int, int)> node_at,
-          Callbacks callbacks);
+          std::vector<models::spu::TileMover*> movers, Callbacks callbacks);
   ~SpuSync() override;
 
-  // An SPU launch of `ctx` (its grid fits one pass) begins: builds the
-  // fabric and launches the interface units' CTAs on their nodes.
+  // An SPU launch of `ctx` begins: plans its passes, builds the first pass's
+  // fabric and launches its interface units' CTAs (and VIUs) on their nodes.
   void begin(functional::LaunchContext& ctx);
   // A launch without SPU instructions begins (no fabric; nodes run CTAs as SMs).
   void begin_plain();
@@ -54,12 +66,27 @@ class SpuSync final : public models::ClockedModule {
   // The CTA that completed on node `n` was an interface unit's (true), or a
   // CTA of the launch (false).
   bool cta_done(unsigned n);
-  unsigned ius_left() const { return ius_left_; }
+  // Units of the launch still to run (interface units, VIUs, later passes).
+  bool work_left() const { return fabric_ != nullptr && ctx_ != nullptr && !launch_done_; }
+  // The n-th CTA to dispatch (pass after pass); whether the next one belongs
+  // to the current pass (it may be placed now), and that it was placed.
+  uint64_t cta_at(uint64_t n) const { return n < order_.size() ? order_[n] : n; }
+  bool may_place() const { return placed_ < pass_end_; }
+  void placed() { ++placed_; }
+  // The SM of grid CTA `cta` (its restricted mapping).
+  unsigned sm_of(uint64_t cta) const;
+  // Off-chip accesses of the virtual IUs so far (words spilled and restored).
+  uint64_t viu_words() const { return viu_words_; }
+  // This launch's passes and per-IU VIU faces (LaunchFigures).
+  void complete_figures(uint32_t& passes, std::vector<uint64_t>& spills, std::vector<uint64_t>& restores) const;
   // What every unfinished unit waits for ("" without an SPU launch).
   std::string describe() const;
 
-  // <top>.sm[i] / <top>.iu[k]: blocksync_waits, blocksync_wait_cycles.
+  // <top>.sm[i] / <top>.iu[k]: blocksync_waits, blocksync_wait_cycles;
+  // <top>.iu[k] also viu_spills, viu_restores.
   void register_node_stats(const stats::Group& g, unsigned node);
+  // <top>.passes.
+  void register_stats(const stats::Group& g);
 
  private:
   class NodeObserver;
@@ -72,6 +99,14 @@ class SpuSync final : public models::ClockedModule {
   void on_arrive(unsigned node, bool warp_finished);
   int unit_on(unsigned node) const { return node_unit_[node]; }
   void deadlock_check();
+  // Schedules the release of every unit whose wait ended since before_ was taken.
+  bool release_changed(uint64_t now);
+  void snapshot();
+  // Multi-pass (spu_passes_timing.cpp).
+  void start_pass(uint32_t px, uint32_t py);
+  void viu_step(size_t v);
+  void viu_moved(size_t v);
+  void check_pass_end();
 
   unsigned p_;
   uint32_t cb_bytes_;
@@ -79,22 +114,34 @@ class SpuSync final : public models::ClockedModule {
   std::vector<models::Sm*> nodes_;
   std::function<int(int, int)> node_at_;
   Callbacks cb_;
+  std::vector<models::spu::TileMover*> movers_;  // by IU (node p*p + k)
   std::vector<std::unique_ptr<NodeObserver>> observers_;
   // Per launch.
   functional::LaunchContext* ctx_ = nullptr;
   std::unique_ptr<functional::spu::Fabric> fabric_;
   std::vector<int> node_unit_;          // unit running on each node, -1: none
   int pending_unit_ = -1;               // the IU unit being launched (on_admit)
+  functional::spu::PassPlan plan_;
+  uint32_t px_ = 0, py_ = 0;            // the pass in progress
+  std::vector<uint64_t> order_;         // CTAs in dispatch order
+  uint64_t placed_ = 0, pass_end_ = 0;  // CTAs placed; end of the current pass in order_
+  bool launch_done_ = false;
+  std::unique_ptr<functional::spu::SpillSlots> spills_;
+  std::vector<functional::spu::VirtualIu> vius_;
+  std::vector<int> unit_viu_;           // VIU index of each unit, -1: none
   std::vector<unsigned> unit_node_;     // node of each unit
   std::vector<uint32_t> unit_slot_;     // its CTA slot there
   std::vector<uint64_t> arrived_at_;    // cycle the unit arrived at its rendezvous
   std::vector<functional::spu::SyncKind> before_;  // scratch: what each unit waited at
   std::deque<std::pair<uint64_t, unsigned>> releases_;  // (cycle, unit), in cycle order
-  unsigned ius_left_ = 0;
   bool failed_ = false;
   // Statistics per node.
   std::vector<uint64_t> waits_;
   std::vector<uint64_t> wait_cycles_;
+  std::vector<uint64_t> viu_spills_, viu_restores_;  // per node (IUs)
+  std::vector<uint64_t> launch_spills_, launch_restores_;  // per IU, this launch
+  uint64_t passes_ = 0;
+  uint64_t viu_words_ = 0;
 };
 
 }  // namespace simtlm::platforms::spu

@@ -101,6 +101,29 @@ TEST_F(CliTest, OffchipAccessesCountGlobalElementsOnBothBackends) {
   }
 }
 
+// SPU passes and the faces virtual IUs moved, in stats.json and the summary
+// (docs/spu.md, "Passes"): 64^3 on a 1 x 1 SPU runs 2 x 2 passes; the east
+// IU (k = 3) spills 2 faces in each of passes (0,0) and (0,1), the south one
+// (k = 2) in (0,0) and (1,0); west (1) and north (0) restore them. A run
+// without SPU launches has none of these members (its file is unchanged).
+TEST_F(CliTest, SpuPassesAndVirtualIuFacesAreInStatsJson) {
+  CliResult r = run({"run", "spu_stencil", "--arg", "n=64", "--arg", "k=64", "--stats", "--backend", "functional",
+                     "-p", "sim.platform=spu", "-p", "spu.grid_size=1", "-p", "gpu.num_sms=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json stats = nlohmann::json::parse(r.out);
+  EXPECT_EQ(stats["spu_passes"].get<uint64_t>(), 4u);
+  EXPECT_EQ(stats["viu_spills"].get<uint64_t>(), 8u);
+  EXPECT_EQ(stats["viu_restores"].get<uint64_t>(), 8u);
+  EXPECT_EQ(stats["per_launch"][0]["viu_spills"], nlohmann::json::array({0, 0, 4, 4}));
+  EXPECT_EQ(stats["per_launch"][0]["viu_restores"], nlohmann::json::array({4, 4, 0, 0}));
+  EXPECT_THAT(r.err, HasSubstr("virtual IUs spilled 8 and restored 8 faces"));
+  r = run({"run", "vectorAdd", "--size", "small", "--stats", "--backend", "functional"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  stats = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(stats.contains("spu_passes"));
+  EXPECT_FALSE(stats["per_launch"][0].contains("viu_spills"));
+}
+
 // Run arguments: given ones are in stats.json; a bad one is exit 2 naming it.
 TEST_F(CliTest, RunArgumentsReachTheWorkloadOrAreUsageErrors) {
   CliResult r = run({"run", "spu_stencil", "--size", "small", "--arg", "n=40", "--arg", "method=atomic", "--stats",

@@ -2,7 +2,7 @@
 // docs/spu.md): the stencil against its CPU reference and against the
 // functional backend's instruction counts, the ping-pong through the CB
 // modules, the deadlock report, the interface units' capability check, the
-// one-pass limit and the SPU statistics. Each test builds one timing device
+// SPU statistics (multi-pass launches: spu_passes_timing_test.cpp). Each test builds one timing device
 // (one SystemC elaboration per process; ctest runs every test alone).
 #include <gtest/gtest.h>
 
@@ -232,13 +232,6 @@ TEST(SpuTiming, InterfaceUnitsHaveNoSharedMemoryButMayGuardFpOff) {
     EXPECT_EQ(e.kind(), ErrorKind::Ptx);
     expect_contains(e.what(), {"st.shared.u32", "has no shared memory"});
   }
-}
-
-TEST(SpuTiming, AGridNeedingMorePassesIsRejected) {
-  Device dev(options(1, Backend::Timing));
-  const std::string m = error_of(dev, kernel_text(ptx::kOne), "one", one_cta(2),
-                                 KernelArgs().add(uint32_t(0)).add(uint32_t(0)).add(uint32_t(0)), ErrorKind::Launch);
-  expect_contains(m, {"2x1x1 CTAs on a 1x1 SPU", "spu.grid_size = 1", "multi-pass", "not built yet"});
 }
 
 // Rajasree Table 6.4: the SPU (16 SMs, 16 IUs, 80 CBs) leaks 79.1 W with 4 KB
