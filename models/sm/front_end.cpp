@@ -158,6 +158,7 @@ void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
     const uint32_t fetched = read_icache(w, c, ready, structural_wake);
     if (fetched == 0) return;  // every instruction-cache MSHR is busy
     ++stats_.fetches;
+    if (__builtin_expect(!stats_.scheduler_fetches.empty(), 0)) ++stats_.scheduler_fetches[w.scheduler];
     start_fetch(slot, ready, w.pc, fetched);
     fetch_rr_ = slot + 1 == max_warps_ ? 0 : slot + 1;
     if (++sent == p_.fetches_per_cycle) return;  // one warp per cycle in the baseline

@@ -31,9 +31,11 @@ void vws_keys(std::vector<ConfigKey>& t) {
                 "bandwidth (1 when ganged, gpu.vws.slices in slice mode). Ganged mode fetches once per cycle.",
                 kVwsSweep));
   t.push_back(B("gpu.vws.coalesce_same_cycle", true,
-                "Slice mode: global/local memory requests of all slices whose accesses start in the same cycle "
-                "are coalesced as one access (one transaction per line); false = each slice's instruction is "
-                "coalesced alone. Must stay true when ganged (one instruction per cycle: nothing to merge).",
+                "Slice and mixed mode: global/local memory requests of all slices whose accesses start in the same "
+                "cycle are coalesced as one access (one transaction per line), and their shared-memory loads "
+                "(stores) are timed as one access (bank conflicts over the union of their lanes); false = each "
+                "slice's instruction is coalesced and timed alone. Must stay true when ganged (one instruction "
+                "per cycle: nothing to merge).",
                 "Rogers thesis §6.2.1: the memory unit is unchanged (seed note 002 §10.2)"));
   t.push_back(U("gpu.vws.gangs_per_cycle", 2, "gangs/cycle", 1, 16,
                 "Mixed mode: gangs the gang issue scheduler issues per cycle (their slice masks disjoint); at most "
