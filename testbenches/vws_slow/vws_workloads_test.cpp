@@ -6,8 +6,8 @@
 // docs/vws.md; the Sync variants also with 2 L1 I-cache ports and L0s).
 // Workloads that declare 32-lane warps (assumes_32_lane_warps: warp
 // shuffles, warp-synchronous code) refuse the 4-wide warps of slice mode
-// with Error(Config), and only they may. Label `slow` (three timing runs per
-// workload, about 40 s in all).
+// with Error(Config), and only they may. Label `slow` (nine timing runs per
+// workload; each mixed variant about 90 s of CPU for all workloads).
 #include <gtest/gtest.h>
 
 #include <memory>
