@@ -86,8 +86,9 @@ const char* const kValidationRules[] = {
     "`gpu.vws.slice_width` in slice and mixed mode; `gpu.sm.max_threads` is a multiple of slices x slice_width; "
     "`gpu.vws.fetches_per_cycle` is at most 1 when ganged and at most `gpu.vws.slices` in slice and mixed mode; "
     "`gpu.vws.coalesce_same_cycle` is true when ganged; `gpu.vws.gangs_per_cycle`, `gpu.vws.gang_order`, "
-    "`gpu.vws.split_memory` and `gpu.vws.reform` keep their defaults unless `gpu.vws.mode` is mixed; in mixed "
-    "mode `gpu.vws.slices` is at least 2, `gpu.vws.gangs_per_cycle` at most slices / 2, and "
+    "`gpu.vws.split_memory`, `gpu.vws.reform` and `gpu.vws.l0_bytes` keep their defaults unless `gpu.vws.mode` is "
+    "mixed; in mixed mode `gpu.vws.slices` is at least 2, `gpu.vws.gangs_per_cycle` at most slices / 2, "
+    "`gpu.vws.l0_bytes` a multiple of 8, and "
     "`gpu.sm.regfile.alloc_policy` is not finereg (docs/vws.md).",
 };
 

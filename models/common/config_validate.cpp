@@ -67,7 +67,8 @@ void vws_rules(const Config& c, const Rules& r) {
   static const std::vector<std::string> kKeys = {"gpu.vws.mode", "gpu.vws.slices", "gpu.vws.slice_width",
                                                  "gpu.vws.fetches_per_cycle", "gpu.vws.coalesce_same_cycle",
                                                  "gpu.vws.gangs_per_cycle", "gpu.vws.gang_order",
-                                                 "gpu.vws.split_memory", "gpu.vws.reform"};
+                                                 "gpu.vws.split_memory", "gpu.vws.reform",
+                                                 "gpu.vws.l0_bytes"};
   if (c.str("sim.platform") != "vws") {
     for (const std::string& k : kKeys) {
       const ConfigKey* key = find_config_key(k);
@@ -99,7 +100,8 @@ void vws_rules(const Config& c, const Rules& r) {
   r.require(slices || c.boolean("gpu.vws.coalesce_same_cycle"), {"gpu.vws.coalesce_same_cycle", "gpu.vws.mode"},
             "gpu.vws.coalesce_same_cycle = false only changes slice mode (ganged issues one instruction per cycle)");
   if (!mixed) {
-    for (const char* k : {"gpu.vws.gangs_per_cycle", "gpu.vws.gang_order", "gpu.vws.split_memory", "gpu.vws.reform"}) {
+    for (const char* k : {"gpu.vws.gangs_per_cycle", "gpu.vws.gang_order", "gpu.vws.split_memory", "gpu.vws.reform",
+                         "gpu.vws.l0_bytes"}) {
       const ConfigKey* key = find_config_key(k);
       r.require(key != nullptr && c.value(k) == key->default_value, {k, "gpu.vws.mode"},
                 std::string(k) + " is used by gpu.vws.mode = mixed only (the warp ganging unit)");
@@ -110,6 +112,8 @@ void vws_rules(const Config& c, const Rules& r) {
   r.require(c.u64("gpu.vws.gangs_per_cycle") <= std::max<std::uint64_t>(1, n / 2),
             {"gpu.vws.gangs_per_cycle", "gpu.vws.slices"},
             "gpu.vws.gangs_per_cycle: gangs of 2 or more slices with disjoint masks, at most gpu.vws.slices / 2 per cycle");
+  r.require(c.u64("gpu.vws.l0_bytes") % 8 == 0, {"gpu.vws.l0_bytes"},
+            "gpu.vws.l0_bytes must be a multiple of 8 (one instruction per L0 entry)");
   r.require(c.str("gpu.sm.regfile.alloc_policy") != "finereg", {"gpu.sm.regfile.alloc_policy", "gpu.vws.mode"},
             "gpu.vws.mode = mixed does not support CTA switching (finereg): the gang table is formed at CTA activation only");
 }

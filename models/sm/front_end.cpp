@@ -66,6 +66,12 @@ void FrontEnd::deliver(uint64_t c) {
   fetching_.resize(kept);
 }
 
+uint32_t FrontEnd::fetch_span(const WarpState& w) const {
+  const KernelTiming& timing = *w.timing;
+  const uint32_t left = timing.size() > w.pc ? timing.size() - w.pc : 1;
+  return std::min({p_.fetch_width, p_.ibuffer_entries, left});
+}
+
 // The I-cache access of a fetch at w.pc: the instructions fetched (0 when
 // every MSHR is busy: `structural_wake` is lowered to the next fill) and the
 // cycle they are ready.
@@ -73,10 +79,8 @@ void FrontEnd::deliver(uint64_t c) {
 // loop measurably (docs/performance.md, fifteenth session).
 [[gnu::always_inline]] inline uint32_t FrontEnd::read_icache(const WarpState& w, uint64_t c, uint64_t& ready,
                                                              uint64_t& structural_wake) {
-  const KernelTiming& timing = *w.timing;
   const uint32_t pc = w.pc;
-  const uint32_t left = timing.size() > pc ? timing.size() - pc : 1;
-  const uint32_t n = std::min({p_.fetch_width, p_.ibuffer_entries, left});
+  const uint32_t n = fetch_span(w);
   const uint64_t a0 = uint64_t(pc) * p_.instruction_bytes;
   const uint64_t a1 = uint64_t(pc + n - 1) * p_.instruction_bytes;
   const bool two_lines = icache_.line_of(a0) != icache_.line_of(a1);
@@ -125,6 +129,11 @@ bool FrontEnd::fetch_group(uint64_t c, const uint32_t* slots, uint32_t n, uint64
   return true;
 }
 
+void FrontEnd::fetch_served(uint32_t slot, uint64_t ready, uint32_t count) {
+  ++stats_.fetches;
+  start_fetch(slot, ready, warps_[slot].pc, count);
+}
+
 void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
   if (!any_wants_fetch()) return;
   // Warps wanting a fetch in slot order from fetch_rr_, wrapping around.
@@ -149,6 +158,7 @@ void FrontEnd::fetch(uint64_t c, uint64_t& structural_wake) {
     const uint32_t fetched = read_icache(w, c, ready, structural_wake);
     if (fetched == 0) return;  // every instruction-cache MSHR is busy
     ++stats_.fetches;
+    if (__builtin_expect(!stats_.scheduler_fetches.empty(), 0)) ++stats_.scheduler_fetches[w.scheduler];
     start_fetch(slot, ready, w.pc, fetched);
     fetch_rr_ = slot + 1 == max_warps_ ? 0 : slot + 1;
     if (++sent == p_.fetches_per_cycle) return;  // one warp per cycle in the baseline

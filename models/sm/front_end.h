@@ -48,6 +48,13 @@ class FrontEnd {
   // as one fetch. False when every I-cache MSHR is busy (`structural_wake`
   // lowered to the next fill).
   bool fetch_group(uint64_t c, const uint32_t* slots, uint32_t n, uint64_t& structural_wake);
+  // A fetch of `count` instructions at the warp's pc (live, no fetch in
+  // flight) served without the I-cache, ready at `ready` (a vws slice's L0
+  // I-cache, models/vws/l0_icache.h); counted as a fetch.
+  void fetch_served(uint32_t slot, uint64_t ready, uint32_t count);
+  // The instructions a fetch at the warp's pc asks for: the fetch width,
+  // bounded by the I-buffer and the end of the kernel.
+  uint32_t fetch_span(const WarpState& w) const;
   // The warp asked for a fetch and has none in flight.
   bool wants_fetch(uint32_t slot) const { return (fetch_mask_[slot >> 6] >> (slot & 63)) & 1u; }
 

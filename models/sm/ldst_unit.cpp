@@ -98,14 +98,22 @@ uint64_t LdstUnit::local_address(uint32_t slot, unsigned lane, uint64_t offset) 
 }
 
 void LdstUnit::time_shared(const functional::ExecRecord& rec, uint64_t lanes, uint64_t base, uint64_t start,
-                           FixedPart& f) {
-  const uint32_t d = smem_banks_.degree(rec.addresses, lanes, rec.access_bytes, base);
+                           uint64_t cta_id, bool merge, bool store, FixedPart& f) {
+  uint32_t d = 0, added = 0;
+  if (merge) {
+    // Same-cycle slices' accesses are one access (SmParams::coalesce_same_cycle).
+    d = same_cycle_smem_.degree(smem_banks_, rec.addresses, lanes, rec.access_bytes, base, cta_id, store, start, added);
+    stats_.smem_passes += added;
+    stats_.smem_bank_conflicts += added == d ? d - 1 : added;  // the cycle's first access brings its first pass
+  } else {
+    d = smem_banks_.degree(rec.addresses, lanes, rec.access_bytes, base);
+    stats_.smem_passes += d;
+    stats_.smem_bank_conflicts += d - 1;
+  }
   f.passes = std::max(f.passes, d);
   f.any = true;
   f.done = std::max(f.done, start + p_.smem_latency + d - 1);
   ++stats_.smem_instructions;
-  stats_.smem_passes += d;
-  stats_.smem_bank_conflicts += d - 1;
 }
 
 void LdstUnit::time_const(const functional::ExecRecord& rec, uint64_t lanes, uint64_t start, FixedPart& f) {
@@ -205,7 +213,7 @@ LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functiona
   FixedPart fixed;
   fixed.done = start + 1;
   if (exec_mask == 0) fixed.any = true;  // every lane guarded off: nothing to access
-  if (shared != 0) time_shared(rec, shared, shared_base, start, fixed);
+  if (shared != 0) time_shared(rec, shared, shared_base, start, cta_id, p_.coalesce_same_cycle && (load || store), store, fixed);
   if (cnst != 0) time_const(rec, cnst, start, fixed);
   if (param) {
     fixed.any = true;

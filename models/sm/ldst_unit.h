@@ -29,6 +29,7 @@
 #include "models/sm/mem_mux.h"
 #include "models/sm/sm_params.h"
 #include "models/sm/sm_stats.h"
+#include "models/sm/same_cycle_smem.h"
 #include "models/smem/banks.h"
 
 namespace simtlm::models {
@@ -144,7 +145,10 @@ class LdstUnit {
   AtInitiatorPort& port(unsigned index) const;
   uint32_t new_memop();
   uint64_t local_address(uint32_t slot, unsigned lane, uint64_t offset) const;
-  void time_shared(const functional::ExecRecord& rec, uint64_t lanes, uint64_t base, uint64_t start, FixedPart& f);
+  // `merge`: timed with the same cycle's other shared accesses as one
+  // (SameCycleBanks).
+  void time_shared(const functional::ExecRecord& rec, uint64_t lanes, uint64_t base, uint64_t start, uint64_t cta_id,
+                   bool merge, bool store, FixedPart& f);
   void time_const(const functional::ExecRecord& rec, uint64_t lanes, uint64_t start, FixedPart& f);
   void emit(const Txn& proto);
   // emit() with SmParams::coalesce_same_cycle: a line that an unsent
@@ -172,6 +176,7 @@ class LdstUnit {
   std::vector<std::unique_ptr<AtInitiatorPort>> space_ports_;
   PayloadPool pool_;
   smem::Banks smem_banks_;
+  SameCycleBanks same_cycle_smem_;
   Coalescer coalescer_;
   FixedLatencyCache const_cache_;
   std::vector<uint64_t> const_words_;  // scratch

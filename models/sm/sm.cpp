@@ -49,6 +49,7 @@ Sm::Sm(const sc_core::sc_module_name& name, const SmParams& params)
       issue_(p_, IssueStage::Parts{warps_, front_, scoreboard_, collector_, units_, writebacks_, ldst_, ctas_,
                                    *policy_, stats_, bus_, static_cast<SmServices&>(*this)}) {
   stats_.active_lanes.assign(p_.warp_size + 1, 0);
+  if (p_.fetches_per_cycle > 1) stats_.scheduler_fetches.assign(p_.schedulers, 0);
   for (auto& h : stats_.load_latency_histogram) h.assign(SmStats::kLatencyBuckets, 0);
   ctas_.set_complete_fn(
       [this](const functional::LaunchContext& ctx, uint64_t id) { cta_completed(ctx, id); });

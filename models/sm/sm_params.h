@@ -151,7 +151,9 @@ struct SmParams {
   uint32_t warp_slot_group = 1;
   // Global/local transactions of memory instructions whose accesses start
   // in the same cycle go to the same line are one transaction (the slices'
-  // requests of a cycle are coalesced as one access).
+  // requests of a cycle are coalesced as one access), and shared-memory
+  // loads (stores) of the same cycle see the banks as one access
+  // (models/sm/same_cycle_smem.h).
   bool coalesce_same_cycle = false;
   // The register banks are this many independent groups of regfile_banks
   // banks; warp slot s uses group s % groups (with groups = schedulers: each

@@ -56,6 +56,10 @@ struct SmStats {
 
   // Front end.
   uint64_t fetches = 0;           // fetch requests (one warp, up to fetch_width instructions)
+  // Fetches by scheduler, counted by FrontEnd::fetch only when several
+  // fetches per cycle are allowed (SmParams::fetches_per_cycle > 1: the vws
+  // platform's slices, which registers it); empty otherwise.
+  std::vector<uint64_t> scheduler_fetches;
   uint64_t icache_hits = 0;
   uint64_t icache_misses = 0;
   uint64_t ibuffer_flushes = 0;   // redirects after taken/divergent branches and reconvergence

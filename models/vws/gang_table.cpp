@@ -31,6 +31,12 @@ uint32_t GangTable::free_way(uint32_t set) const {
   throw Error(ErrorKind::Internal, "gang table: set " + std::to_string(set) + " has no free way");
 }
 
+uint32_t GangTable::units(uint32_t set) const {
+  uint32_t n = static_cast<uint32_t>(__builtin_popcount(independent_[set]));
+  for (uint32_t w = 0; w < ways_; ++w) n += entries_[gang_id(set, w)].valid_entry ? 1u : 0u;
+  return n;
+}
+
 void GangTable::set_members(uint32_t gang, SliceMask mask) {
   const uint32_t set = set_of(gang);
   for (SliceMask m = mask; m; m &= m - 1) member_of_[set * slices_ + lowest(m)] = gang;

@@ -71,6 +71,8 @@ class GangTable {
   SliceMask independent(uint32_t set) const { return independent_[set]; }
   // Live warps of the set (ganged or independent).
   SliceMask live(uint32_t set) const { return live_[set]; }
+  // Units of the set: its gangs plus its independent warps.
+  uint32_t units(uint32_t set) const;
   // Gangs in use in the whole table.
   uint32_t gangs_in_use() const { return in_use_; }
 

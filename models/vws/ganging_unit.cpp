@@ -20,12 +20,16 @@ GangingParams ganging_params(const VwsParams& v, const SmParams& sm) {
   g.order = gang_order_from_name(v.gang_order);
   g.mem_split = v.mem_split;
   g.reform = v.reform;
+  g.sync_wait = v.sync_wait;
+  g.l0_entries = v.l0_bytes / sm.instruction_bytes;
+  g.l0_hit_latency = sm.icache_hit_latency;
   return g;
 }
 
 GangingUnit::GangingUnit(const GangingParams& p, const WarpGroupParts& parts)
     : p_(p), parts_(parts), table_(p.warp_slots / p.slices, p.slices), issue_(p.order, p.gangs_per_cycle),
-      arbiter_(p.fetch_ports, p.slices), pending_loads_(p.warp_slots, 0), ready_now_(p.warp_slots / p.slices, 0),
+      arbiter_(p.fetch_ports, p.slices), sync_(p.warp_slots, p.sync_wait),
+      l0_(p.l0_entries == 0 ? 0 : p.slices, L0ICache(p.l0_entries)), pending_loads_(p.warp_slots, 0), ready_now_(p.warp_slots / p.slices, 0),
       slice_rr_(p.slices, 0) {
   if (p.warp_slots % p.slices != 0) {
     throw Error(ErrorKind::Internal, "ganging unit: warp slots not a multiple of the slices");
@@ -69,6 +73,11 @@ void GangingUnit::on_cta_activate(const CtaEvent& e) {
 void GangingUnit::on_warp_finish(const WarpEvent& e) {
   table_.retire(e.warp_slot / p_.slices, e.warp_slot % p_.slices);
   pending_loads_[e.warp_slot] = 0;
+  sync_.issued(e.warp_slot);
+}
+
+void GangingUnit::on_warp_issue(const IssueRecord& r) {
+  if (p_.sync_wait != 0) sync_.issued(r.warp_slot);
 }
 
 void GangingUnit::on_writeback(const RegisterAccess& a) {
@@ -81,8 +90,14 @@ void GangingUnit::on_writeback(const RegisterAccess& a) {
 }
 
 bool GangingUnit::allows(const GateQuery& q, sched::StallKind& stall) {
-  if (gang_phase_ || table_.gang_of(q.warp_slot / p_.slices, q.warp_slot % p_.slices) == kNoGang) return true;
-  stall = sched::StallKind::Throttled;  // its slice waits for the gang
+  const uint32_t set = q.warp_slot / p_.slices;
+  if (!gang_phase_ && table_.gang_of(set, q.warp_slot % p_.slices) != kNoGang) {
+    stall = sched::StallKind::Throttled;  // its slice waits for the gang
+    return false;
+  }
+  if (p_.sync_wait == 0 || q.inst == nullptr) return true;
+  if (!sync_.holds(q.warp_slot, q.kernel, q.pc, table_.units(set) >= 2, q.cycle)) return true;
+  stall = sched::StallKind::Throttled;  // waits at a sync point for its original gang
   return false;
 }
 
@@ -97,10 +112,15 @@ void GangingUnit::members(uint32_t gang, std::vector<uint32_t>& out) const {
 }
 
 bool GangingUnit::all_ready(const std::vector<uint32_t>& m, uint64_t c, GroupIssueAccess& stage) const {
+  bool all = true;
   for (uint32_t ws : m) {
-    if (!stage.ready(ws, c)) return false;
+    if (stage.ready(ws, c)) continue;
+    // With sync waits every member is asked, so that each member's wait
+    // starts in the cycle it is ready (not when the member before it is).
+    if (p_.sync_wait == 0) return false;
+    all = false;
   }
-  return true;
+  return all;
 }
 
 // Members of a gang whose loads came back in this cycle while other members'
@@ -145,7 +165,7 @@ void GangingUnit::reform_step() {
 
 uint64_t GangingUnit::issue_groups(uint64_t c, GroupIssueAccess& stage) {
   if (!touched_sets_.empty()) memory_splits();
-  if (p_.reform == Reform::Opportunistic) reform_step();
+  if (p_.reform != Reform::None) reform_step();  // E-VWS and E-VWS-Sync
   if (table_.gangs_in_use() == 0) return 0;
   gang_phase_ = true;
   std::vector<GangCandidate> cand;
@@ -237,8 +257,9 @@ uint32_t GangingUnit::gang_fetch_requests(std::vector<uint32_t>& gangs) {
 }
 
 // Per slice, the next independent warp (round-robin over the original
-// gangs) that asks for a fetch.
-SliceMask GangingUnit::slice_fetch_requests(std::vector<uint32_t>& warp_of_slice) {
+// gangs) that asks for a fetch; one that hits the slice's L0 is served at
+// once and the slice asks for no L1 port.
+SliceMask GangingUnit::slice_fetch_requests(uint64_t c, std::vector<uint32_t>& warp_of_slice) {
   SliceMask asking = 0;
   const uint32_t sets = table_.sets();
   warp_of_slice.assign(p_.slices, 0);
@@ -248,6 +269,7 @@ SliceMask GangingUnit::slice_fetch_requests(std::vector<uint32_t>& warp_of_slice
       if (!((table_.independent(set) >> s) & 1u)) continue;
       const uint32_t ws = slot(set, s);
       if (!parts_.front.wants_fetch(ws) || !parts_.warps[ws].live) continue;
+      if (!l0_.empty() && fetch_from_l0(c, s, ws)) break;
       asking |= SliceMask(1) << s;
       warp_of_slice[s] = ws;
       break;
@@ -256,11 +278,23 @@ SliceMask GangingUnit::slice_fetch_requests(std::vector<uint32_t>& warp_of_slice
   return asking;
 }
 
+bool GangingUnit::fetch_from_l0(uint64_t c, uint32_t s, uint32_t ws) {
+  const WarpState& w = parts_.warps[ws];
+  const uint32_t n = parts_.front.fetch_span(w);
+  uint64_t ready = 0;
+  if (!l0_[s].probe(w.pc, n, ready)) return false;
+  parts_.front.fetch_served(ws, std::max(ready, c + p_.l0_hit_latency), n);
+  ++n_.slice_fetches[s];
+  ++n_.l0_hits;
+  slice_rr_[s] = (ws / p_.slices + 1) % table_.sets();
+  return true;
+}
+
 void GangingUnit::fetch(uint64_t c, uint64_t& structural_wake) {
   if (!parts_.front.any_wants_fetch()) return;
   std::vector<uint32_t> gangs, warp_of_slice;
   const uint32_t gang_requests = gang_fetch_requests(gangs);
-  const SliceMask slice_requests = slice_fetch_requests(warp_of_slice);
+  const SliceMask slice_requests = slice_fetch_requests(c, warp_of_slice);
   if (gang_requests == 0 && slice_requests == 0) return;
   const FetchArbiter::Grant grant = arbiter_.arbitrate(gang_requests, slice_requests);
   const uint32_t entries = table_.sets() * table_.ways();
@@ -275,6 +309,11 @@ void GangingUnit::fetch(uint64_t c, uint64_t& structural_wake) {
     const uint32_t ws = warp_of_slice[s];
     if (!parts_.front.fetch_group(c, &ws, 1, structural_wake)) return;
     ++n_.slice_fetches[s];
+    if (!l0_.empty()) {
+      const WarpState& w = parts_.warps[ws];
+      l0_[s].fill(w.fetch_pc, w.fetch_count, w.fetch_ready);
+      ++n_.l0_misses;
+    }
     slice_rr_[s] = (ws / p_.slices + 1) % table_.sets();
   }
 }
@@ -300,6 +339,18 @@ void GangingUnit::register_stats(const stats::Group& sm) {
   g.counter("splits_memory_group", table_.split_counter(SplitCause::MemoryGroup), "splits",
             "gangs split by ready group on memory-latency divergence");
   g.counter("reformations", table_.reformation_counter(), "merges", "gangs or warps merged by reformation");
+  if (p_.l0_entries != 0) {
+    g.counter("l0_hits", &n_.l0_hits, "fetches", "independent warps' fetches served by their slice's L0 I-cache");
+    g.counter("l0_misses", &n_.l0_misses, "fetches",
+              "independent warps' fetches that missed the L0 and went to the L1 I-cache");
+    g.formula("l0_hit_rate", "@l0_hits / (@l0_hits + @l0_misses)", "ratio", "L0 I-cache hit rate of independent warps' fetches");
+  }
+  if (p_.sync_wait != 0) {
+    g.counter("sync_waits", &sync_.waits, "waits", "waits begun by warps of split original gangs at sync points");
+    g.counter("sync_timeouts", &sync_.timeouts, "waits", "sync waits that ended after gpu.vws.reform's N cycles, the gang still split");
+    g.counter("sync_reformed", &sync_.reformed, "waits", "sync waits that ended with the original gang one gang again");
+    g.counter("sync_held", &sync_.held, "warp-cycles", "issue checks of waiting warps answered 'wait'");
+  }
   const std::string wi = sm.path("warp_instructions"), ti = sm.path("thread_instructions");
   const std::string cycles = sm.path("active_cycles"), fetches = sm.path("fetches");
   g.formula("issues", wi + " - @gang_warp_instructions + @gang_issues", "instructions",

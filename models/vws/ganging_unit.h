@@ -10,13 +10,14 @@
 //           disjoint slice masks issue (GangIssue), every member in this
 //           cycle; their slices' own schedulers then sit the cycle out. After
 //           a gang issued, members at different pcs split (split_by_pc).
-//   fetch   the fetch arbiter (FetchArbiter) grants the I-cache's ports: gangs
-//           first (one fetch at the gang's pc fills every member's
-//           I-buffer), then one independent warp per slice, fair among
-//           slices.
+//   fetch   an independent warp's fetch that hits its slice's L0 I-cache
+//           (L0ICache) needs no port; the fetch arbiter (FetchArbiter)
+//           grants the L1 I-cache's ports: gangs first (one fetch at the
+//           gang's pc fills every member's I-buffer), then one independent
+//           warp per slice, fair among slices.
 //
 // A gate keeps ganged warps from their slices' schedulers (they issue only
-// as a gang); as an observer the unit forms gangs at CTA activation, retires
+// as a gang) and, with E-VWS-Sync, holds warps at sync points (SyncWait); as an observer the unit forms gangs at CTA activation, retires
 // finished warps and sees memory writebacks.
 #pragma once
 
@@ -29,6 +30,8 @@
 #include "models/vws/fetch_arbiter.h"
 #include "models/vws/gang_issue.h"
 #include "models/vws/gang_table.h"
+#include "models/vws/l0_icache.h"
+#include "models/vws/sync_wait.h"
 #include "models/vws/vws_params.h"
 
 namespace simtlm::models {
@@ -45,6 +48,9 @@ struct GangingParams {
   GangOrder order = GangOrder::Bgto;
   MemSplit mem_split = MemSplit::None;
   Reform reform = Reform::None;
+  uint32_t sync_wait = 0;       // Reform::Sync: cycles a warp waits at a sync point
+  uint32_t l0_entries = 0;      // per-slice L0 I-cache, instructions (0 = none)
+  uint32_t l0_hit_latency = 1;  // cycles (the L1 I-cache's hit latency)
 };
 GangingParams ganging_params(const VwsParams& v, const SmParams& sm);
 
@@ -67,8 +73,10 @@ class GangingUnit final : public WarpGroupUnit, public IssueGate, public SmObser
   void on_cta_activate(const CtaEvent& e) override;
   void on_warp_finish(const WarpEvent& e) override;
   void on_writeback(const RegisterAccess& a) override;
+  void on_warp_issue(const IssueRecord& r) override;
 
   const GangTable& table() const { return table_; }
+  const SyncWait& sync() const { return sync_; }
 
   struct Counters {
     uint64_t gangs_formed = 0;
@@ -79,6 +87,8 @@ class GangingUnit final : public WarpGroupUnit, public IssueGate, public SmObser
     std::vector<uint64_t> slice_fetches;  // per slice: fetches of its independent warps
     std::vector<uint64_t> gangs_issued;   // element k: cycles in which k >= 1 gangs issued
     std::vector<uint64_t> gang_lanes;     // gang instructions by active lanes
+    uint64_t l0_hits = 0;    // independent warps' fetches served by their slice's L0
+    uint64_t l0_misses = 0;  // independent warps' fetches that went to the L1 I-cache (with an L0)
   };
   const Counters& counters() const { return n_; }
 
@@ -92,13 +102,17 @@ class GangingUnit final : public WarpGroupUnit, public IssueGate, public SmObser
   // Issues one gang (all members ready); false on a device fault.
   bool issue_gang(uint32_t gang, uint64_t c, GroupIssueAccess& stage, uint64_t& closed);
   uint32_t gang_fetch_requests(std::vector<uint32_t>& gangs);
-  SliceMask slice_fetch_requests(std::vector<uint32_t>& warp_of_slice);
+  SliceMask slice_fetch_requests(uint64_t c, std::vector<uint32_t>& warp_of_slice);
+  // An L0 hit for warp `ws` of slice `s`: the fetch is served (true).
+  bool fetch_from_l0(uint64_t c, uint32_t s, uint32_t ws);
 
   GangingParams p_;
   WarpGroupParts parts_;
   GangTable table_;
   GangIssue issue_;
   FetchArbiter arbiter_;
+  SyncWait sync_;
+  std::vector<L0ICache> l0_;             // per slice (empty: no L0)
   bool gang_phase_ = false;  // the gate lets ganged warps through
   std::vector<uint32_t> pending_loads_;  // per warp slot: loads issued as a gang member, not yet written back
   std::vector<SliceMask> ready_now_;     // per set: members whose last such load came back this cycle

@@ -31,9 +31,11 @@ void vws_keys(std::vector<ConfigKey>& t) {
                 "bandwidth (1 when ganged, gpu.vws.slices in slice mode). Ganged mode fetches once per cycle.",
                 kVwsSweep));
   t.push_back(B("gpu.vws.coalesce_same_cycle", true,
-                "Slice mode: global/local memory requests of all slices whose accesses start in the same cycle "
-                "are coalesced as one access (one transaction per line); false = each slice's instruction is "
-                "coalesced alone. Must stay true when ganged (one instruction per cycle: nothing to merge).",
+                "Slice and mixed mode: global/local memory requests of all slices whose accesses start in the same "
+                "cycle are coalesced as one access (one transaction per line), and their shared-memory loads "
+                "(stores) are timed as one access (bank conflicts over the union of their lanes); false = each "
+                "slice's instruction is coalesced and timed alone. Must stay true when ganged (one instruction "
+                "per cycle: nothing to merge).",
                 "Rogers thesis §6.2.1: the memory unit is unchanged (seed note 002 §10.2)"));
   t.push_back(U("gpu.vws.gangs_per_cycle", 2, "gangs/cycle", 1, 16,
                 "Mixed mode: gangs the gang issue scheduler issues per cycle (their slice masks disjoint); at most "
@@ -49,11 +51,18 @@ void vws_keys(std::vector<ConfigKey>& t) {
                 "different cycles): none; impatient = the whole gang splits into independent warps; group = the "
                 "members ready in the same cycle leave together. Control-flow divergence always splits.",
                 "Rogers thesis §6.2.4 (seed note 002 §10.4)"));
-  t.push_back(E("gpu.vws.reform", "none", {"none", "opportunistic"},
-                "Mixed mode: gang reformation: none (I-VWS) or opportunistic (E-VWS: each cycle one original gang, "
-                "round-robin, merges two of its gangs or independent warps at the same pc). The sync-wait "
-                "variants (E-VWS-Sync10/50/100) are not built yet.",
-                "Rogers thesis §6.2.5, §6.4.1 (seed note 002 §10.5, ambiguity 11)", {"sync10", "sync50", "sync100"}));
+  t.push_back(E("gpu.vws.reform", "none", {"none", "opportunistic", "sync10", "sync50", "sync100"},
+                "Mixed mode: gang reformation: none (I-VWS), opportunistic (E-VWS: each cycle one original gang, "
+                "round-robin, merges two of its gangs or independent warps at the same pc) or syncN (E-VWS-SyncN: "
+                "opportunistic, and a warp of a split original gang that is ready to issue the first instruction "
+                "of a branch's reconvergence point waits up to N cycles there, until its original gang is one "
+                "gang again, so that the other parts can arrive and merge).",
+                "Rogers thesis §6.2.5, §6.4.1, Fig 6.13 (seed note 002 §10.5, §10.8, ambiguity 11)"));
+  t.push_back(U("gpu.vws.l0_bytes", 256, "bytes", 0, 4096,
+                "Mixed mode: per-slice L0 instruction cache, probed first by independent warps' fetches (a hit "
+                "needs no L1 I-cache port); 0 = none. Fully associative, LRU, one instruction (8 bytes) per "
+                "entry, filled by the slice's L1 fetches; a multiple of 8.",
+                "Rogers thesis §6.2.6: 256 B chosen, 32-128 B evaluated (seed note 002 §10.6, Fig 6.9)"));
 }
 
 const Registration kVwsKeys(kRankVws, "vws", &vws_keys);

@@ -17,7 +17,10 @@ VwsParams vws_params_from_config(const Config& cfg) {
   v.gang_order = cfg.str("gpu.vws.gang_order");
   const std::string split = cfg.str("gpu.vws.split_memory");
   v.mem_split = split == "impatient" ? MemSplit::Impatient : split == "group" ? MemSplit::Group : MemSplit::None;
-  v.reform = cfg.str("gpu.vws.reform") == "opportunistic" ? Reform::Opportunistic : Reform::None;
+  const std::string reform = cfg.str("gpu.vws.reform");
+  v.reform = reform == "opportunistic" ? Reform::Opportunistic : reform == "none" ? Reform::None : Reform::Sync;
+  if (v.reform == Reform::Sync) v.sync_wait = static_cast<uint32_t>(std::stoul(reform.substr(4)));  // "sync<N>"
+  v.l0_bytes = cfg.u32("gpu.vws.l0_bytes");
   return v;
 }
 

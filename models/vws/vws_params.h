@@ -35,7 +35,9 @@ namespace simtlm::models::vws {
 enum class Mode : uint8_t { Ganged, Slices, Mixed };
 // Mixed mode: splitting on memory-latency divergence and reformation (§6.2.4-6.2.5).
 enum class MemSplit : uint8_t { None, Impatient, Group };
-enum class Reform : uint8_t { None, Opportunistic };
+// Sync: opportunistic reformation plus a wait of VwsParams::sync_wait cycles
+// at reconvergence points (E-VWS-Sync10/50/100).
+enum class Reform : uint8_t { None, Opportunistic, Sync };
 
 struct VwsParams {
   Mode mode = Mode::Ganged;
@@ -48,6 +50,8 @@ struct VwsParams {
   std::string gang_order = "bgto";
   MemSplit mem_split = MemSplit::None;
   Reform reform = Reform::None;
+  uint32_t sync_wait = 0;   // Reform::Sync: cycles a split unit waits at a reconvergence pc
+  uint32_t l0_bytes = 256;  // per-slice L0 I-cache (0 = none)
 };
 
 // gpu.vws.* of a configuration (already validated).

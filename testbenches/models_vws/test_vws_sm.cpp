@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/sm/occupancy.h"
@@ -245,6 +246,81 @@ TEST(VwsSliceMode, LoadsOfOneLineInDifferentCyclesAreSeparateRequests) {
   const LoadRun r = run_load(slice_params(true), 0, 3);  // slice w waits 3w loop iterations
   EXPECT_EQ(r.load_requests, 8u);
   EXPECT_EQ(r.out, r.expected);
+}
+
+// Thread t = 4w + l reads shared word w * stride + l (every slice's warp in
+// the same cycle). Stride 32: each slice's 4 lanes hit 4 banks without
+// conflict, but the 8 slices meet on those banks (8 words each): as one
+// 32-thread access, degree 8. Stride 4: word t, conflict-free as one access.
+const char* const kSmemPtx = R"PTX(.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry smem(.param .u64 out, .param .u32 stride)
+{
+  .shared .align 4 .b32 buf[512];
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r9, [stride];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 2;
+  and.b32 %r3, %r1, 3;
+  mul.lo.u32 %r4, %r2, %r9;
+  add.u32 %r5, %r4, %r3;
+  shl.b32 %r6, %r5, 2;
+  mov.u32 %r7, buf;
+  add.u32 %r7, %r7, %r6;
+  ld.shared.u32 %r8, [%r7];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r8;
+  ret;
+}
+)PTX";
+
+struct SmemRun {
+  uint64_t passes = 0, conflicts = 0, instructions = 0;
+};
+// One run per (params, stride), all elaborated before the simulation starts.
+std::vector<SmemRun> run_smem(const std::vector<std::pair<SmParams, uint32_t>>& runs) {
+  std::vector<std::unique_ptr<SmBench>> benches;
+  std::vector<uint64_t> outs;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    benches.push_back(std::make_unique<SmBench>(kSmemPtx, runs[i].first, 20, 1u << 20, "sm_smem" + std::to_string(i)));
+    outs.push_back(benches.back()->alloc(32 * 4));
+    benches.back()->launch("smem", dim(1), dim(32), Args().add(outs.back()).add(runs[i].second));
+  }
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  std::vector<SmemRun> r;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    SmBench& b = *benches[i];
+    EXPECT_TRUE(b.all_done());
+    EXPECT_EQ(b.download<uint32_t>(outs[i], 32), b.download<uint32_t>(outs[i], 32, true));
+    const SmStats& s = b.sm().stats();
+    r.push_back({s.smem_passes, s.smem_bank_conflicts, s.smem_instructions});
+  }
+  return r;
+}
+
+// The memory unit is unchanged for shared memory too: the 8 slices' loads of
+// one cycle cost the banks what one 32-thread load of WS32 costs (passes and
+// conflicts equal to the ganged SM's), not 8 conflict-free 4-lane accesses.
+TEST(VwsSliceMode, SameCycleSharedLoadsAreTimedAsOneAccess) {
+  const std::vector<SmemRun> r = run_smem({{base_params(32), 32}, {slice_params(true), 32}, {slice_params(false), 32},
+                                           {base_params(32), 4}, {slice_params(true), 4}, {slice_params(false), 4}});
+  for (size_t k = 0; k < 2; ++k) {
+    const SmemRun& ws32 = r[3 * k];
+    const SmemRun& merged = r[3 * k + 1];
+    const SmemRun& apart = r[3 * k + 2];
+    EXPECT_EQ(ws32.passes, k == 0 ? 8u : 1u) << "stride " << (k == 0 ? 32 : 4);
+    EXPECT_EQ(merged.passes, ws32.passes) << k;
+    EXPECT_EQ(merged.conflicts, ws32.conflicts) << k;
+    EXPECT_EQ(merged.instructions, 8u);
+    // Alone, each 4-lane access is conflict-free: one pass each.
+    EXPECT_EQ(apart.passes, 8u) << k;
+    EXPECT_EQ(apart.conflicts, 0u) << k;
+  }
 }
 
 // Straight-line independent work on one 4-wide warp per slice: with one fetch

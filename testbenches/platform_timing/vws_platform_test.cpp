@@ -48,6 +48,31 @@ TEST(VwsPlatform, SliceModeRunsAWorkloadToItsCheck) {
   EXPECT_GT(s.thread_instructions, 3 * s.warp_instructions);  // vectorAdd hardly diverges
 }
 
+// Slice mode has the VWS statistics that mean something without the ganging
+// unit: fetches per slice (summing to the SM's fetches, every slice fetching
+// for vectorAdd's 8-warp groups), fetches per cycle, active lanes per issued
+// instruction. (Ganged mode, the baseline SM, has none of them:
+// CliTest.VwsGangedModeEqualsTheBaselineGpu compares it with the gpu platform.)
+TEST(VwsPlatform, SliceModeHasPerSliceStatistics) {
+  const std::vector<LaunchStats> runs = run_vector_add("vws_ws4");
+  ASSERT_FALSE(runs.empty());
+  const LaunchStats& s = runs.front();
+  const nlohmann::json j = nlohmann::json::parse(s.stats_json());
+  ASSERT_TRUE(j.contains("gpu.sm[0].vws.slice_fetches"));
+  const std::vector<double> per_slice = j["gpu.sm[0].vws.slice_fetches"].get<std::vector<double>>();
+  ASSERT_EQ(per_slice.size(), 8u);
+  double sum = 0;
+  for (double f : per_slice) {
+    EXPECT_GT(f, 0);
+    sum += f;
+  }
+  EXPECT_EQ(sum, stat(s, "gpu.sm[0].fetches"));
+  EXPECT_DOUBLE_EQ(stat(s, "gpu.sm[0].vws.lanes_per_issue"),
+                   stat(s, "gpu.sm[0].thread_instructions") / stat(s, "gpu.sm[0].warp_instructions"));
+  EXPECT_DOUBLE_EQ(stat(s, "gpu.sm[0].vws.fetches_per_cycle"),
+                   stat(s, "gpu.sm[0].fetches") / stat(s, "gpu.sm[0].active_cycles"));
+}
+
 // Ganged: 32-wide warps, at most one fetch per cycle.
 TEST(VwsPlatform, GangedModeRunsAWorkloadToItsCheck) {
   const std::vector<LaunchStats> runs = run_vector_add("vws_ws32");

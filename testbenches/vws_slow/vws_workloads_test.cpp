@@ -1,17 +1,20 @@
 // Every registered workload passes its CPU check at small size on 2 SMs of
 // the vws platform on each preset: vws_ws32 (ganged-only), vws_ws4
 // (slice-only) and vws_table61 (the seed's single-SM machine, ganged), and
-// in mixed mode (the warp ganging unit) as I-VWS, E-VWS-ImpatientMem and
-// I-VWS-GroupMem (vws_ws4 with the keys of docs/vws.md).
+// in mixed mode (the warp ganging unit) as I-VWS, E-VWS-ImpatientMem,
+// I-VWS-GroupMem and E-VWS-Sync10/50/100 (vws_ws4 with the keys of
+// docs/vws.md; the Sync variants also with 2 L1 I-cache ports and L0s).
 // Workloads that declare 32-lane warps (assumes_32_lane_warps: warp
 // shuffles, warp-synchronous code) refuse the 4-wide warps of slice mode
-// with Error(Config), and only they may. Label `slow` (three timing runs per
-// workload, about 40 s in all).
+// with Error(Config), and only they may. Label `slow` (nine timing runs per
+// workload; each mixed variant about 90 s of CPU for all workloads).
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "testbenches/platform_timing/platform_harness.h"
 #include "workloads/workload.h"
@@ -52,21 +55,32 @@ TEST_P(VwsWorkloads, PassesItsCheck) {
   EXPECT_TRUE(check.passed) << preset << ": " << check.detail;
 }
 
+// Mixed-mode configurations (docs/vws.md, named key sets) and their test names.
+const std::pair<const char*, const char*> kMixed[] = {
+    {"vws_ws4:gpu.vws.mode=mixed", "ivws"},
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=opportunistic,gpu.vws.split_memory=impatient", "evws_impatient"},
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.split_memory=group", "ivws_group"},
+    // E-VWS-Sync<N>, with the L1 I-cache ports and L0 sizes varied among them.
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=sync10,gpu.vws.fetches_per_cycle=2", "evws_sync10_2ports_l0_256"},
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=sync50,gpu.vws.fetches_per_cycle=2,gpu.vws.l0_bytes=32",
+     "evws_sync50_2ports_l0_32"},
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=sync100", "evws_sync100"},
+};
+
+std::vector<std::string> configurations() {
+  std::vector<std::string> c = {"vws_ws32", "vws_ws4", "vws_table61"};
+  for (const auto& m : kMixed) c.push_back(m.first);
+  return c;
+}
+
 INSTANTIATE_TEST_SUITE_P(VwsPresets, VwsWorkloads,
                          ::testing::Combine(::testing::ValuesIn(WorkloadRegistry::names()),
-                                            ::testing::Values("vws_ws32", "vws_ws4", "vws_table61",
-                                                              "vws_ws4:gpu.vws.mode=mixed",
-                                                              "vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=opportunistic,"
-                                                              "gpu.vws.split_memory=impatient",
-                                                              "vws_ws4:gpu.vws.mode=mixed,gpu.vws.split_memory=group")),
+                                            ::testing::ValuesIn(configurations())),
                          [](const ::testing::TestParamInfo<Param>& info) {
-                           std::string n = std::get<0>(info.param) + "_" + std::get<1>(info.param);
-                           const size_t colon = n.find(':');
-                           if (colon != std::string::npos) {
-                             const std::string keys = n.substr(colon);
-                             n = n.substr(0, colon) + (keys.find("impatient") != std::string::npos ? "_evws_impatient"
-                                                       : keys.find("group") != std::string::npos   ? "_ivws_group"
-                                                                                                   : "_ivws");
+                           const std::string& cfg = std::get<1>(info.param);
+                           std::string n = std::get<0>(info.param) + "_" + cfg;
+                           for (const auto& m : kMixed) {
+                             if (cfg == m.first) n = std::get<0>(info.param) + "_vws_ws4_" + m.second;
                            }
                            return n;
                          });
