@@ -25,15 +25,6 @@ void vt_keys(std::vector<ConfigKey>& t) {
                 "Reg+DRAM: CTAs per SM whose register context may sit in off-chip memory at once (the paper "
                 "tunes it per application for best performance).",
                 "Oh et al. §VI (seed note 004 §2.10): tuned per application; default 32 [assumption]"));
-  t.push_back(U("gpu.sm.regfile.regdram.latency", 400, "core cycles", 1, 100000,
-                "Reg+DRAM: fixed latency of moving a register context to or from off-chip memory, added to its "
-                "transfer time. The bytes are counted as off-chip traffic (regdram.offchip_bytes); they are not "
-                "sent through the L1D/L2/DRAM model.",
-                "simtlm decision [assumption]: a DRAM round trip under load on the preset"));
-  t.push_back(U("gpu.sm.regfile.regdram.bytes_per_cycle", 19, "bytes/cycle", 1, 4096,
-                "Reg+DRAM: bandwidth one SM gets for its off-chip register contexts; a context of B bytes takes "
-                "latency + ceil(B / this) cycles each way.",
-                "Oh et al. Table I [derived]: 352.5 GB/s / 16 SMs / 1126 MHz = 19.6 B per core cycle"));
 }
 
 const Registration kVt(kRankSm + 2, "vt", &vt_keys);  // after FineReg's keys
