@@ -277,5 +277,26 @@ TEST(EnergyAccount, SwitchingComponentsAreReportedOnlyWithASwitchingAllocator) {
   EXPECT_TRUE(account.window_json(t.reg.since(start))["dynamic_j"].contains("SWITCHP"));
 }
 
+// The storage a switching allocator adds leaks like the register file per
+// byte: 0.6 W per 256 KB (gpu.sm.registers = 65536 x 4 B here), so 6,058
+// bytes (48,461 bits) leak 0.6 x 6058 / 262144 W; none without the
+// allocator's statistics.
+TEST(EnergyAccount, AddedStorageLeaksLikeTheRegisterFilePerByte) {
+  OneSmTree t;
+  Config cfg = one_sm_config();
+  cfg.apply_override("gpu.sm.registers=65536");
+  cfg.apply_override("gpu.power.leakage_w.regfile=0.6");
+  const double before = EnergyAccount(cfg, t.reg, "gpu", 1, 1000.0).leakage_power_w();
+  t.reg.make_counter("gpu.sm[0].regfile.finereg.switches_out", "", "");
+  std::uint64_t& bits = t.reg.make_counter("gpu.sm[0].regfile.finereg.storage_bits", "", "");
+  bits = 48461;
+  const EnergyAccount account(cfg, t.reg, "gpu", 1, 1000.0);
+  EXPECT_NEAR(account.leakage_power_w() - before, 0.6 * (48461.0 / 8) / 262144, 1e-12);
+  const stats::Values start = t.reg.capture();
+  t.cycles += 1000;  // 1 us at 1000 MHz
+  EXPECT_NEAR(leak(account.energy(t.reg.since(start), 1000), "switch_storage"), 0.6 * (48461.0 / 8) / 262144 * 1e-6,
+              1e-18);
+}
+
 }  // namespace
 }  // namespace simtlm::power
