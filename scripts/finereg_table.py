@@ -69,12 +69,12 @@ def depletion(stats):
 
 
 def offchip_bytes(stats):
+    """DRAM bursts x 64 B: FineReg's vector fetches and Reg+DRAM's contexts are
+    memory traffic, counted there as far as they reach the DRAM."""
     t = total(stats)
     bursts = sum(v for k, v in t.items() if k.startswith("gpu.dram[") and
                  (k.endswith(".read_bursts") or k.endswith(".write_bursts")) and isinstance(v, (int, float)))
-    extra = sm_sum(stats, "regfile.finereg.vector_bytes") + sm_sum(stats, "regfile.regdram.offchip_bytes_out") + \
-        sm_sum(stats, "regfile.regdram.offchip_bytes_in")
-    return bursts * 64 + extra
+    return bursts * 64
 
 
 def energy(stats):
@@ -206,7 +206,7 @@ def main(argv):
     main_tables(argv[1], classes)
     main_rows = load(argv[1])[1]
     if len(argv) > 2:
-        sens_table(argv[2], "ACRF/PCRF split (baseline: the main study's, 2 SMs)", main_rows)
+        sens_table(argv[2], "ACRF/PCRF split (baseline: the main study's)", main_rows)
     if len(argv) > 3:
         sens_table(argv[3], "SM count (each against the baseline at the same SM count)", main_rows)
     return 0

@@ -174,7 +174,7 @@ const char* const kDecisions[] = {
     "**Mechanism keys** (register/scratchpad sharing, OWF, SWL, CCWS, GREENER, FineReg) default to the baseline; "
     "FineReg's keys (`gpu.sm.regfile.finereg.*`) are rejected at non-default values unless "
     "`gpu.sm.regfile.alloc_policy` = finereg (the resident limits and `check` also with its comparisons vt and "
-    "regdram), `gpu.sm.regfile.vt.*` unless it is vt or regdram, `gpu.sm.regfile.regdram.*` unless it is "
+    "regdram), `gpu.sm.regfile.vt.*` unless it is finereg, vt or regdram, `gpu.sm.regfile.regdram.*` unless it is "
     "regdram (docs/finereg.md). Keys of "
     "mechanisms not listed here (SPU communication buffers, VWS gangs) are added to the schema by the "
     "engineer who implements them, in their module's fragment (`models/<module>/*_config_keys.cpp`) with a source, "

@@ -259,14 +259,11 @@ void Config::validate() const {
       {fr + "pcrf_latency", "4", finereg, "finereg"},
       {fr + "cycles_per_register", "1", finereg, "finereg"},
       {fr + "vector_cache_entries", "32", finereg, "finereg"},
-      {fr + "vector_miss_cycles", "200", finereg, "finereg"},
       {fr + "switch_order", "restore_first", finereg, "finereg"},
       {fr + "check", "false", finereg || vt, "finereg, vt or regdram"},
-      {"gpu.sm.regfile.vt.context_bytes_per_warp", "128", vt, "vt or regdram"},
-      {"gpu.sm.regfile.vt.context_bytes_per_cycle", "128", vt, "vt or regdram"},
-      {"gpu.sm.regfile.regdram.max_offchip_ctas", "32", regdram, "regdram"},
-      {"gpu.sm.regfile.regdram.latency", "400", regdram, "regdram"},
-      {"gpu.sm.regfile.regdram.bytes_per_cycle", "19", regdram, "regdram"}};
+      {"gpu.sm.regfile.vt.context_bytes_per_warp", "128", finereg || vt, "finereg, vt or regdram"},
+      {"gpu.sm.regfile.vt.context_bytes_per_cycle", "128", finereg || vt, "finereg, vt or regdram"},
+      {"gpu.sm.regfile.regdram.max_offchip_ctas", "32", regdram, "regdram"}};
   for (const Owned& o : owned) {
     r.require(o.used || r.v(o.key) == o.value, {o.key, "gpu.sm.regfile.alloc_policy"},
               o.key + " does nothing under this policy: it needs gpu.sm.regfile.alloc_policy = " + o.needs +

@@ -11,6 +11,7 @@
 #include "models/finereg/cta_stall.h"
 #include "models/sm/cta_table.h"
 #include "models/sm/extension_timing.h"
+#include "models/sm/ldst_unit.h"
 #include "models/sm/warp_table.h"
 #include "simtlm/error.h"
 
@@ -19,6 +20,17 @@ namespace simtlm::models::finereg {
 namespace {
 
 constexpr uint64_t kNoTimer = ~0ull;
+constexpr uint32_t kNone = ~0u;
+
+// Where a kernel's live vectors sit in the reserved area (8 B per static
+// instruction, loaded at launch): one 64 KB area per kernel, chosen by a
+// hash of its name so that every SM reads the same lines (the L2 shares
+// them) and the address does not depend on the host (FNV-1a).
+uint64_t vector_area(const std::string& kernel) {
+  uint64_t h = 1469598103934665603ull;
+  for (const char ch : kernel) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  return LdstUnit::kVectorAreaBase + (h % (1u << 20)) * (1u << 16);
+}
 
 regfile::AllocatorParams acrf_params(const regfile::AllocatorParams& p) {
   regfile::AllocatorParams a = p;
@@ -45,8 +57,16 @@ struct FineRegAllocator::Slot {
   enum class Timer : uint8_t { None, Out, In } timer = Timer::None;
   uint64_t due = kNoTimer;
   bool out_for_launch = false;
+  // A switch waiting for something before its timer runs: a switch-out for
+  // its vector fetches (memory reads in flight), a swap's switch-in for its
+  // partner's switch-out (`after`); then it takes `cycles` more.
+  uint32_t fetches = 0;
+  uint64_t fetch_start = 0;
+  uint32_t after = kNone;
+  uint64_t cycles = 0;
   std::shared_ptr<const LiveVectorTable> table;
   uint64_t table_id = 0;
+  uint64_t vector_area = 0;  // the kernel's live vectors in the reserved global-memory area
 };
 
 FineRegAllocator::FineRegAllocator(const regfile::AllocatorParams& params)
@@ -58,10 +78,11 @@ FineRegAllocator::FineRegAllocator(const regfile::AllocatorParams& params)
       check_(params.max_ctas),
       slots_(params.max_ctas) {
   // The seed's §V-F storage, from the configuration: status monitor, vector
-  // cache, PCRF pointer table and tags (the CTA switching logic of Virtual
-  // Thread, 2.4 KB in the paper, is not modelled and not counted).
+  // cache, PCRF pointer table and tags, the RMU's 128-byte staging buffer,
+  // and Virtual Thread's CTA switching logic FineReg adopts (the paper's
+  // 2.4 KB, kVtLogicBits). Its leakage is charged by the energy model.
   n_.storage_bits = monitor_.storage_bits() + vcache_.storage_bytes() * 8 + pcrf_.pointer_table_bits() +
-                    uint64_t(pcrf_.tag_bits()) * pcrf_.capacity();
+                    uint64_t(pcrf_.tag_bits()) * pcrf_.capacity() + kPcrfEntryBytes * 8 + kVtLogicBits;
 }
 
 FineRegAllocator::~FineRegAllocator() = default;
@@ -79,6 +100,7 @@ bool FineRegAllocator::can_admit(const CtaShape& shape) const {
     refused_ = true;  // a ready pending CTA goes first; offered again after on_cycle
     return false;
   }
+  if (sm_ && backup_bytes_ > 0 && !backup_fits(shape.shared_bytes)) return false;
   return acrf_.can_admit(shape) && active_ctas_ < p_.active_ctas && active_warps_ + shape.warps <= p_.active_warps &&
          active_threads_ + shape.padded_threads() <= p_.active_threads;
 }
@@ -132,6 +154,7 @@ const LiveVectorTable& FineRegAllocator::table_for(uint32_t slot) {
       if (o.table && sm_->ctas[static_cast<uint32_t>(&o - slots_.data())].ctx == ctx) {
         s.table = o.table;
         s.table_id = o.table_id;
+        s.vector_area = o.vector_area;
         break;
       }
     }
@@ -139,6 +162,7 @@ const LiveVectorTable& FineRegAllocator::table_for(uint32_t slot) {
       s.table = std::make_shared<const LiveVectorTable>(ctx->kernel());
       s.table_id = ++table_ids_;
     }
+    s.vector_area = vector_area(ctx->kernel().name);
   }
   return *s.table;
 }
@@ -173,15 +197,52 @@ uint32_t FineRegAllocator::live_count(uint32_t slot) {
   return n;
 }
 
+// The pipeline context of a pending CTA, backed up in shared memory as
+// Virtual Thread does (§IV-C; vt.context_bytes_per_warp per warp, moved at
+// vt.context_bytes_per_cycle).
+uint64_t FineRegAllocator::ctx_bytes(uint32_t slot) const {
+  return uint64_t(slots_[slot].shape.warps) * p_.vt.context_bytes_per_warp;
+}
+uint64_t FineRegAllocator::ctx_cycles(uint32_t slot) const {
+  return (ctx_bytes(slot) + p_.vt.context_bytes_per_cycle - 1) / p_.vt.context_bytes_per_cycle;
+}
+void FineRegAllocator::move_context(uint32_t slot) {
+  n_.context_bytes += ctx_bytes(slot);
+  n_.context_passes += (ctx_bytes(slot) + 127) / 128;  // 32 banks x 4 B per pass
+}
+// Shared memory holds the CTAs' allocations and the pending CTAs' backups.
+bool FineRegAllocator::backup_fits(uint64_t extra) const {
+  const smem::Allocator& smem = sm_->ctas.shared_allocator();
+  return smem.in_use() + backup_bytes_ + extra <= smem.capacity();
+}
+
+// The switch's time once it may start: the context goes to (or comes from)
+// shared memory while the RMU moves the registers (different paths: they
+// overlap [assumption]).
+void FineRegAllocator::start_timer(uint32_t slot, uint64_t c) {
+  Slot& s = slots_[slot];
+  s.due = c + std::max<uint64_t>(s.cycles, 1);
+  s.cycles = 0;
+  // A swap's switch-in waits for its partner's switch-out.
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].after == slot) {
+      slots_[i].after = kNone;
+      start_timer(i, s.due);
+    }
+  }
+}
+
 void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
   Slot& s = slots_[slot];
   const LiveVectorTable& t = table_for(slot);
   CtaState& cs = sm_->ctas[slot];
   functional::Cta& cta = *cs.cta;
   const ir::Function& kernel = cs.ctx->kernel();
-  // The RMU looks up each warp's vectors (one per PC its lanes resume at).
-  uint64_t fetch = 0;
+  // The RMU looks up each warp's vectors (one per PC its lanes resume at); a
+  // miss reads the 8-byte vector from the reserved global-memory area
+  // through the L1D, and the registers move once every read has returned.
   std::vector<PcrfItem> items;
+  s.fetches = 0;
   for (size_t i = 0; i < cta.num_warps(); ++i) {
     const functional::Warp& w = cta.warp(i);
     if (w.finished()) continue;
@@ -190,8 +251,12 @@ void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
         ++n_.vector_hits;
       } else {
         ++n_.vector_misses;
-        fetch = p_.finereg.vector_miss_cycles;
         n_.vector_bytes += sizeof(LiveVector);
+        const uint32_t ticket = sm_->services.mechanism_access(*this, s.vector_area + uint64_t(pc) * sizeof(LiveVector),
+                                                               sizeof(LiveVector), false, true);
+        if (ticket >= fetch_slot_.size()) fetch_slot_.resize(ticket + 1, kNone);
+        fetch_slot_[ticket] = slot;
+        ++s.fetches;
       }
     }
     std::vector<PcrfItem> wi = live_items(kernel, t, w, static_cast<uint32_t>(i), p_.finereg.check);
@@ -200,6 +265,8 @@ void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
   const uint32_t live = static_cast<uint32_t>(items.size());
   monitor_.context_out(slot);
   sm_->services.suspend_cta(slot);  // the context leaves the pipeline
+  backup_bytes_ += ctx_bytes(slot);  // (a swap's partner leaves its backup next: max_backup_bytes in on_cycle)
+  move_context(slot);
   --active_ctas_;
   active_warps_ -= s.shape.warps;
   active_threads_ -= s.shape.padded_threads();
@@ -215,22 +282,37 @@ void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
   ++n_.switches_out;
   n_.max_pcrf_entries = std::max<uint64_t>(n_.max_pcrf_entries, pcrf_.used());
   s.timer = Slot::Timer::Out;
-  s.due = c + fetch + move;
+  s.cycles = std::max(move, ctx_cycles(slot));
+  s.due = kNoTimer;
+  s.fetch_start = c;
+  if (s.fetches == 0) start_timer(slot, c);
   s.out_for_launch = for_launch;
   if (for_launch) ++n_.outs_for_launch;
 }
 
+void FineRegAllocator::on_access_done(uint32_t ticket, uint64_t c) {
+  const uint32_t slot = fetch_slot_.at(ticket);
+  fetch_slot_[ticket] = kNone;
+  Slot& s = slots_.at(slot);
+  if (s.fetches == 0) throw Error(ErrorKind::Internal, "FineReg: a vector fetch returned for no switch-out");
+  if (--s.fetches == 0) {
+    n_.vector_fetch_cycles += c - s.fetch_start;
+    start_timer(slot, c);
+  }
+}
+
 // Registers back into the ACRF (the PCRF entries `items` were taken out by
-// the caller); the warps are offered to the schedulers after `delay` cycles
-// plus the movement.
-void FineRegAllocator::switch_in(uint32_t slot, uint64_t c, uint64_t delay, const std::vector<PcrfItem>& items) {
+// the caller) and the context back from shared memory; the warps are
+// offered to the schedulers once both have moved, after the switch-out of
+// `after` (a swap's partner; kNone: now).
+void FineRegAllocator::switch_in(uint32_t slot, uint64_t c, uint32_t after, const std::vector<PcrfItem>& items) {
   Slot& s = slots_[slot];
+  uint64_t move = 0;
   if (monitor_.state(slot) == CtaSwitchState::PendPcrf) {
     acrf_.admit(slot, s.shape);
     n_.registers_in += items.size();
-    const uint64_t move = p_.finereg.pcrf_latency + uint64_t(items.size()) * p_.finereg.cycles_per_register;
+    move = p_.finereg.pcrf_latency + uint64_t(items.size()) * p_.finereg.cycles_per_register;
     n_.move_cycles += move;
-    delay += move;
     if (p_.finereg.check) {
       CtaState& cs = sm_->ctas[slot];
       check_.switch_in(slot, cs.linear_id, cs.ctx->kernel(), warps_of(*cs.cta), items);
@@ -238,12 +320,20 @@ void FineRegAllocator::switch_in(uint32_t slot, uint64_t c, uint64_t delay, cons
     }
     monitor_.regs_in(slot);
   }
+  backup_bytes_ -= ctx_bytes(slot);
+  move_context(slot);
   ++active_ctas_;
   active_warps_ += s.shape.warps;
   active_threads_ += s.shape.padded_threads();
   ++n_.switches_in;
   s.timer = Slot::Timer::In;
-  s.due = c + std::max<uint64_t>(delay, 1);
+  s.cycles = std::max(move, ctx_cycles(slot));
+  s.due = kNoTimer;
+  if (after != kNone && slots_[after].due == kNoTimer) {
+    s.after = after;  // started when the partner's fetches return
+  } else {
+    start_timer(slot, after != kNone ? slots_[after].due : c);
+  }
 }
 
 std::vector<PcrfItem> FineRegAllocator::take_out(uint32_t slot) {
@@ -276,6 +366,8 @@ bool FineRegAllocator::swap_fits(uint32_t out, uint32_t in, uint32_t live) const
   const Slot& i = slots_[in];
   const bool in_pcrf = monitor_.state(in) == CtaSwitchState::PendPcrf;
   if (pcrf_.free_entries() + (in_pcrf ? pcrf_.count(in) : 0) < live) return false;
+  // in's backup leaves shared memory as out's arrives.
+  if (ctx_bytes(out) > ctx_bytes(in) && !backup_fits(ctx_bytes(out) - ctx_bytes(in))) return false;
   if (in_pcrf) {
     const uint64_t free_acrf = acrf_.capacity() - acrf_.in_use() + acrf_.units(o.shape);
     if (acrf_.units(i.shape) > free_acrf) return false;
@@ -298,7 +390,7 @@ void FineRegAllocator::switch_in_ready(uint64_t c) {
   for (;;) {
     const uint32_t p = monitor_.select_ready([&](uint32_t s) { return ready(s) && can_activate(s); });
     if (p == kNoCta) break;
-    switch_in(p, c, 0, take_out(p));
+    switch_in(p, c, kNone, take_out(p));
   }
 }
 
@@ -315,14 +407,19 @@ void FineRegAllocator::decide_stalled(uint64_t c) {
     if (p != kNoCta) {
       std::vector<PcrfItem> back = take_out(p);  // frees its PCRF entries first
       switch_out(slot, c, false);
-      switch_in(p, c, slots_[slot].due - c, back);
+      switch_in(p, c, slot, back);
       ++n_.swaps;
       continue;
     }
     const bool waiting = sm_->services.ctas_waiting();
     if (waiting && pcrf_.free_entries() >= live && room_after_out(slot)) {
-      switch_out(slot, c, true);
-      continue;
+      // Shared memory must take this CTA's context backup and a new CTA's
+      // allocation of the same shape.
+      if (backup_fits(ctx_bytes(slot) + slots_[slot].shape.shared_bytes)) {
+        switch_out(slot, c, true);
+        continue;
+      }
+      ++n_.backup_refusals;
     }
     // Fully stalled and nothing can take its place although CTAs wait: the
     // register file is what limits (the seed's register-depletion stall).
@@ -357,6 +454,7 @@ void FineRegAllocator::on_cycle(uint64_t c) {
   n_.max_resident = std::max(n_.max_resident, resident);
   n_.max_pending = std::max(n_.max_pending, pending_ctas(resident, active_ctas_));
   n_.max_pcrf_entries = std::max<uint64_t>(n_.max_pcrf_entries, pcrf_.used());
+  n_.max_backup_bytes = std::max(n_.max_backup_bytes, backup_bytes_);
   if (p_.finereg.check) check_invariants();
   // New CTAs that restore_first held back (or room this cycle freed) may go
   // now, unless a ready pending CTA still waits for room.
@@ -401,6 +499,14 @@ void FineRegAllocator::check_invariants() const {
     }
   }
   if (active != active_ctas_) fail("active count " + std::to_string(active_ctas_) + " vs " + std::to_string(active));
+  uint64_t backups = 0;
+  for (uint32_t slot = 0; slot < slots_.size(); ++slot) {
+    const CtaSwitchState st = monitor_.state(slot);
+    const bool pending = st == CtaSwitchState::PendAcrf || st == CtaSwitchState::PendPcrf;
+    if (pending && slots_[slot].timer != Slot::Timer::In) backups += ctx_bytes(slot);  // restored at switch-in
+  }
+  if (backups != backup_bytes_) fail("context backup bytes");
+  if (!backup_fits(0)) fail("shared memory and context backups over capacity");  // 8
 }
 
 void FineRegAllocator::register_stats(const stats::Group& group) {
@@ -426,13 +532,23 @@ void FineRegAllocator::register_stats(const stats::Group& group) {
   g.counter("vector_misses", &n_.vector_misses, "lookups", "live-register vector cache misses");
   g.formula("vector_hit_rate", "@vector_hits / (@vector_hits + @vector_misses)", "ratio",
             "live-register vector cache hit rate (null without lookups)");
-  g.counter("vector_bytes", &n_.vector_bytes, "bytes", "vector bytes fetched from the reserved global-memory area");
+  g.counter("vector_bytes", &n_.vector_bytes, "bytes",
+            "vector bytes read from the reserved global-memory area (each miss is an 8-byte load through the L1D)");
+  g.counter("vector_fetch_cycles", &n_.vector_fetch_cycles, "cycles",
+            "sum over switch-outs with vector-cache misses of the cycles until their last vector read returned");
+  g.counter("context_bytes", &n_.context_bytes, "bytes",
+            "pipeline contexts saved to and restored from shared memory (vt.context_bytes_per_warp per warp)");
+  g.counter("context_passes", &n_.context_passes, "passes", "shared-memory passes (128 B) of those contexts");
+  g.counter("backup_refusals", &n_.backup_refusals, "checks",
+            "stalled CTAs kept in the ACRF because shared memory had no room for their context backup beside "
+            "a new CTA's allocation");
+  g.level("max_backup_bytes", &n_.max_backup_bytes, "bytes", "most shared memory held by context backups");
   g.counter("wide_kernel_stalls", &n_.wide_kernel_stalls, "checks",
             "fully stalled CTAs not switched because their kernel's registers exceed the 64-bit live vector "
             "(counted at every SM tick they are found stalled)");
   g.level("storage_bits", &n_.storage_bits, "bits",
-          "FineReg's added storage per SM: CTA status monitor, vector cache, PCRF pointer table and tags (seed "
-          "§V-F; without Virtual Thread's switching logic)");
+          "FineReg's added storage per SM: CTA status monitor, vector cache, PCRF pointer table and tags, staging "
+          "buffer, and Virtual Thread's switching logic (2.4 KB; seed §V-F); its leakage is in the energy model");
   g.counter("checked_registers", &n_.checked_registers, "registers",
             "live registers compared at switch-in by the checking mode (gpu.sm.regfile.finereg.check)");
 }

@@ -69,6 +69,7 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
   // ---- SmCycleHook (switching)
   void on_cycle(uint64_t cycle) override;
   uint64_t next_cycle() const override;
+  void on_access_done(uint32_t ticket, uint64_t cycle) override;
 
   // ---- state (tests)
   const CtaStatusMonitor& monitor() const { return monitor_; }
@@ -76,6 +77,7 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
   const VectorCache& vector_cache() const { return vcache_; }
   uint32_t active_ctas() const { return active_ctas_; }
   uint32_t active_warps() const { return active_warps_; }
+  uint64_t backup_bytes() const { return backup_bytes_; }
   // Invariants 4-9 of the note's §7 over the current state; Error(Internal).
   void check_invariants() const;
 
@@ -97,6 +99,11 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
     uint64_t vector_hits = 0;
     uint64_t vector_misses = 0;
     uint64_t vector_bytes = 0;       // fetched from the reserved global-memory area
+    uint64_t vector_fetch_cycles = 0; // switch-outs' waits for their vector reads
+    uint64_t context_bytes = 0;      // pipeline contexts to and from shared memory
+    uint64_t context_passes = 0;     // their 128-byte shared-memory passes
+    uint64_t backup_refusals = 0;    // switch-outs shared memory had no room for
+    uint64_t max_backup_bytes = 0;
     uint64_t checked_registers = 0;  // registers compared by the checking mode
     uint64_t wide_kernel_stalls = 0; // stalled CTAs of kernels beyond the 64-bit vector, not switched
     uint64_t storage_bits = 0;       // added storage per SM (§V-F), from the configuration
@@ -110,7 +117,12 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
   bool can_activate(uint32_t slot) const;
   uint32_t live_count(uint32_t slot);
   void switch_out(uint32_t slot, uint64_t c, bool for_launch);
-  void switch_in(uint32_t slot, uint64_t c, uint64_t delay, const std::vector<PcrfItem>& items);
+  void switch_in(uint32_t slot, uint64_t c, uint32_t after, const std::vector<PcrfItem>& items);
+  void start_timer(uint32_t slot, uint64_t c);
+  uint64_t ctx_bytes(uint32_t slot) const;
+  uint64_t ctx_cycles(uint32_t slot) const;
+  void move_context(uint32_t slot);
+  bool backup_fits(uint64_t extra) const;
   std::vector<PcrfItem> take_out(uint32_t slot);
   bool finish_timers(uint64_t c);
   bool swap_fits(uint32_t out, uint32_t in, uint32_t live) const;
@@ -132,6 +144,8 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
   uint32_t active_ctas_ = 0;
   uint32_t active_warps_ = 0;
   uint32_t active_threads_ = 0;
+  uint64_t backup_bytes_ = 0;               // pending CTAs' pipeline contexts in shared memory
+  std::vector<uint32_t> fetch_slot_;        // by access ticket: the slot whose switch-out waits for it
   mutable bool probing_ = false;   // can_admit asked for the resident limits only
   mutable bool refused_ = false;   // can_admit held a new CTA back (restore_first)
   bool launching_ = false;         // room made for a new CTA is being offered

@@ -38,10 +38,6 @@ void finereg_keys(std::vector<ConfigKey>& t) {
                 "FineReg: entries of the direct-mapped live-register vector cache (a power of two; indexed by "
                 "log2(entries) PC bits).",
                 "Oh et al. §V-C: 32 entries, 5-bit PC hash"));
-  t.push_back(U("gpu.sm.regfile.finereg.vector_miss_cycles", 200, "core cycles", 1, 100000,
-                "FineReg: cycles to fetch a live-register vector (8 B) from the reserved global-memory area on a "
-                "vector-cache miss. A fixed latency: the read is not sent through the L1D/L2/DRAM model.",
-                "simtlm decision [assumption]: an L2 miss-like round trip; the paper gives 'long latency'"));
   t.push_back(E("gpu.sm.regfile.finereg.switch_order", "restore_first", {"restore_first", "launch_first"},
                 "FineReg: when ACRF space frees, restore a ready pending CTA before launching a new one "
                 "(restore_first) or let new CTAs in first (launch_first).",

@@ -8,6 +8,10 @@
 
 namespace simtlm::models::finereg {
 
+// Virtual Thread's CTA switching logic, which FineReg adopts: 2.4 KB per SM
+// (Oh et al. §V-F; seed note 004 §2.9), 2.4 x 8,192 bits rounded.
+inline constexpr uint64_t kVtLogicBits = 19661;
+
 struct FineRegParams {
   uint64_t acrf_bytes = 131072;
   uint64_t pcrf_bytes = 131072;
@@ -16,7 +20,6 @@ struct FineRegParams {
   uint32_t pcrf_latency = 4;
   uint32_t cycles_per_register = 1;
   uint32_t vector_cache_entries = 32;
-  uint32_t vector_miss_cycles = 200;
   bool restore_first = true;
   bool check = false;
 };
@@ -28,8 +31,6 @@ struct VtParams {
   uint32_t context_bytes_per_warp = 128;
   uint32_t context_bytes_per_cycle = 128;
   uint32_t max_offchip_ctas = 32;      // Reg+DRAM only
-  uint32_t offchip_latency = 400;      // Reg+DRAM only
-  uint32_t offchip_bytes_per_cycle = 19;  // Reg+DRAM only
 };
 
 }  // namespace simtlm::models::finereg

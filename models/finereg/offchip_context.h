@@ -1,14 +1,11 @@
 // Reg+DRAM's off-chip register contexts (seed note 004 §2.10; docs/finereg.md
-// "Comparison mechanisms"): what moving a CTA's whole register allocation
-// off chip and back costs, and, in the checking mode
+// "Comparison mechanisms"): in the checking mode
 // (gpu.sm.regfile.finereg.check), the functional registers going through an
-// image of that context.
+// image of a CTA's register context while it is off chip.
 //
-// Traffic is ACCOUNTED, not simulated: a context of B bytes takes
-// latency + ceil(B / bytes_per_cycle) cycles each way and adds B to the
-// off-chip bytes; the transfer does not go through the L1D/L2/DRAM model, so
-// it does not compete with the kernels' own accesses (optimistic for
-// Reg+DRAM).
+// The traffic itself is real memory traffic (vt_allocator.cpp: stores and
+// loads of the whole context to the SM's reserved area through the L2 and
+// DRAM model), not modelled here.
 //
 // Checking mode: at spill every register of the CTA's unfinished warps is
 // copied into the image and overwritten with a poison value; at fill each
@@ -28,12 +25,7 @@ namespace simtlm::models::finereg {
 
 class OffchipContexts {
  public:
-  OffchipContexts(const VtParams& p, uint32_t cta_slots) : p_(p), images_(cta_slots) {}
-
-  // Cycles to move a context of `bytes` one way.
-  uint64_t transfer_cycles(uint64_t bytes) const {
-    return p_.offchip_latency + (bytes + p_.offchip_bytes_per_cycle - 1) / p_.offchip_bytes_per_cycle;
-  }
+  explicit OffchipContexts(uint32_t cta_slots) : images_(cta_slots) {}
 
   // Checking mode: keep the registers of CTA slot `slot`'s unfinished
   // warps (in CTA order) and poison them.
@@ -51,7 +43,6 @@ class OffchipContexts {
     uint32_t warp = 0;
     std::vector<uint64_t> values;  // num_regs x width, as the warp stores them
   };
-  VtParams p_;
   std::vector<std::vector<Saved>> images_;
   uint64_t checked_ = 0;
 };

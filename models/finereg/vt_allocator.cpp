@@ -8,6 +8,7 @@
 #include "models/finereg/cta_stall.h"
 #include "models/sm/cta_table.h"
 #include "models/sm/extension_timing.h"
+#include "models/sm/ldst_unit.h"
 #include "simtlm/error.h"
 
 namespace simtlm::models::finereg {
@@ -31,10 +32,14 @@ struct VtAllocator::Slot {
   uint64_t due = kNoTimer;
   Out how = Out::Swap;
   uint64_t pending_since = 0;  // switch-out cycle: the longest pending goes first
+  uint64_t move_bytes = 0;     // off-chip register bytes of the switch in progress (Reg+DRAM)
+  uint64_t start = 0;          // its movement began
+  uint64_t issued = 0;         // its off-chip traffic was issued
+  uint32_t after = kNone;      // a swap's switch-in: waits for this partner's switch-out
 };
 
 VtAllocator::VtAllocator(const regfile::AllocatorParams& params, bool offchip)
-    : p_(params), offchip_(offchip), rf_(rf_params(params)), off_(params.vt, params.max_ctas), slots_(params.max_ctas) {}
+    : p_(params), offchip_(offchip), rf_(rf_params(params)), off_(params.max_ctas), slots_(params.max_ctas) {}
 
 VtAllocator::~VtAllocator() = default;
 
@@ -192,10 +197,10 @@ void VtAllocator::switch_out(uint32_t slot, uint64_t c, Out how, bool offchip) {
   backup_bytes_ += ctx_bytes(slot);
   n_.max_backup_bytes = std::max(n_.max_backup_bytes, backup_bytes_);
   move_context(slot);
-  uint64_t cycles = ctx_cycles(slot);
+  s.move_bytes = 0;
   if (offchip) {
     ++offchip_ctas_;
-    cycles += off_.transfer_cycles(reg_bytes(slot));
+    s.move_bytes = reg_bytes(slot);
     n_.offchip_bytes_out += reg_bytes(slot);
     n_.offchip_regs_out += reg_bytes(slot) / 128;
     ++n_.offchip_out;
@@ -209,22 +214,21 @@ void VtAllocator::switch_out(uint32_t slot, uint64_t c, Out how, bool offchip) {
   } else {
     ++n_.outs_for_launch;
   }
-  n_.switch_cycles += cycles;
   ++n_.switches_out;
   s.timer = Slot::Timer::Out;
-  s.due = c + cycles;
   s.how = how;
+  begin_move(slot, c);
 }
 
-void VtAllocator::switch_in(uint32_t slot, uint64_t c, uint64_t delay) {
+void VtAllocator::switch_in(uint32_t slot, uint64_t c, uint32_t after) {
   Slot& s = slots_[slot];
   backup_bytes_ -= ctx_bytes(slot);
   move_context(slot);
-  uint64_t cycles = ctx_cycles(slot);
+  s.move_bytes = 0;
   if (s.where == Where::PendOff) {
     rf_.admit(slot, s.shape);
     --offchip_ctas_;
-    cycles += off_.transfer_cycles(reg_bytes(slot));
+    s.move_bytes = reg_bytes(slot);
     n_.offchip_bytes_in += reg_bytes(slot);
     n_.offchip_regs_in += reg_bytes(slot) / 128;
     ++n_.offchip_in;
@@ -237,10 +241,55 @@ void VtAllocator::switch_in(uint32_t slot, uint64_t c, uint64_t delay) {
   ++active_ctas_;
   active_warps_ += s.shape.warps;
   active_threads_ += s.shape.padded_threads();
-  n_.switch_cycles += cycles;
   ++n_.switches_in;
   s.timer = Slot::Timer::In;
-  s.due = c + std::max<uint64_t>(delay + cycles, 1);
+  s.due = kNoTimer;
+  if (after != kNone && slots_[after].due == kNoTimer) {
+    s.after = after;  // begins when the partner's switch-out has moved its registers
+  } else {
+    begin_move(slot, after != kNone ? std::max(c, slots_[after].due) : c);
+  }
+}
+
+// A switch's movement begins at `c`: the context through shared memory
+// (ctx_cycles) and, for Reg+DRAM, the register context to or from its
+// off-chip area as real memory traffic (stores or loads of move_bytes
+// around the L1D, through the L2 and DRAM); both overlap [assumption]. The
+// timer runs once the traffic has completed.
+void VtAllocator::begin_move(uint32_t slot, uint64_t c) {
+  Slot& s = slots_[slot];
+  s.start = c;
+  s.due = kNoTimer;
+  if (s.move_bytes == 0) {
+    end_move(slot, c);
+    return;
+  }
+  const uint64_t addr = LdstUnit::kContextAreaBase + (uint64_t(sm_->services.sm_id()) << 30) + (uint64_t(slot) << 20);
+  const uint32_t ticket = sm_->services.mechanism_access(*this, addr, static_cast<uint32_t>(s.move_bytes),
+                                                         s.timer == Slot::Timer::Out, false);
+  if (ticket >= access_slot_.size()) access_slot_.resize(ticket + 1, kNone);
+  access_slot_[ticket] = slot;
+  s.issued = sm_->services.cycle();
+}
+
+void VtAllocator::on_access_done(uint32_t ticket, uint64_t c) {
+  const uint32_t slot = access_slot_.at(ticket);
+  access_slot_[ticket] = kNone;
+  Slot& s = slots_.at(slot);
+  n_.offchip_transfer_cycles += c - s.issued;
+  end_move(slot, c);
+}
+
+void VtAllocator::end_move(uint32_t slot, uint64_t c) {
+  Slot& s = slots_[slot];
+  s.due = std::max<uint64_t>({c, s.start + ctx_cycles(slot), s.start + 1});
+  n_.switch_cycles += s.due - s.start;
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].after == slot) {
+      slots_[i].after = kNone;
+      begin_move(i, std::max(c, s.due));
+    }
+  }
 }
 
 // Timers that end this cycle; true when a switch-out made room for a new CTA.
@@ -270,7 +319,7 @@ void VtAllocator::switch_in_ready(uint64_t c) {
   for (;;) {
     const uint32_t p = select(&VtAllocator::can_activate, 0);
     if (p == kNone) break;
-    switch_in(p, c, 0);
+    switch_in(p, c, kNone);
   }
 }
 
@@ -285,7 +334,7 @@ void VtAllocator::decide_stalled(uint64_t c) {
       // in their place.
       const bool make_room = slots_[p].where == Where::PendOff && !rf_.can_admit(slots_[p].shape);
       switch_out(slot, c, Out::Swap, make_room);
-      switch_in(p, c, s.due - c);
+      switch_in(p, c, slot);
       ++n_.swaps;
       continue;
     }
@@ -401,17 +450,22 @@ void VtAllocator::register_stats(const stats::Group& group) {
   g.level("max_resident_ctas", &n_.max_resident, "CTAs", "most resident (active + pending) CTAs");
   g.level("max_pending_ctas", &n_.max_pending, "CTAs", "most pending CTAs");
   g.level("max_backup_bytes", &n_.max_backup_bytes, "bytes", "most shared memory held by context backups");
+  g.level("storage_bits", &n_.storage_bits, "bits",
+          "added storage per SM: Virtual Thread's CTA switching logic, 2.4 KB (Oh et al. §V-F); its leakage is "
+          "in the energy model");
   if (!offchip_) return;
   g.counter("offchip_out", &n_.offchip_out, "CTAs", "register contexts sent off chip");
   g.counter("offchip_in", &n_.offchip_in, "CTAs", "register contexts brought back from off chip");
   g.counter("offchip_bytes_out", &n_.offchip_bytes_out, "bytes",
-            "register contexts written off chip (accounted, not sent through the memory model)");
+            "register contexts written off chip (stores around the L1D to the SM's reserved area)");
   g.counter("offchip_bytes_in", &n_.offchip_bytes_in, "bytes", "register contexts read back from off chip");
   g.formula("offchip_bytes", "@offchip_bytes_out + @offchip_bytes_in", "bytes",
             "off-chip traffic of register contexts, both ways");
   g.counter("offchip_regs_out", &n_.offchip_regs_out, "warp-registers",
             "warp-registers read from the register file to go off chip");
   g.counter("offchip_regs_in", &n_.offchip_regs_in, "warp-registers", "warp-registers written back from off chip");
+  g.counter("offchip_transfer_cycles", &n_.offchip_transfer_cycles, "cycles",
+            "sum over off-chip context transfers of the cycles from their issue to their last response");
   g.counter("offchip_cta_cycles", &n_.offchip_cta_cycles, "CTA-cycles", "sum over cycles of off-chip CTAs");
   g.counter("checked_registers", &n_.checked_registers, "registers",
             "registers restored from off chip under the checking mode (gpu.sm.regfile.finereg.check)");

@@ -61,6 +61,7 @@ class VtAllocator : public regfile::Allocator, public SmCycleHook {
   // ---- SmCycleHook (switching)
   void on_cycle(uint64_t cycle) override;
   uint64_t next_cycle() const override;
+  void on_access_done(uint32_t ticket, uint64_t cycle) override;
 
   // Where a resident CTA's context and registers are.
   enum class Where : uint8_t { Free, Active, PendRf, PendOff };
@@ -86,6 +87,7 @@ class VtAllocator : public regfile::Allocator, public SmCycleHook {
     uint64_t offchip_bytes_in = 0;
     uint64_t offchip_regs_out = 0;  // warp-registers read from the register file to go off chip
     uint64_t offchip_regs_in = 0;   // and written back
+    uint64_t offchip_transfer_cycles = 0;  // issue to last response, summed over transfers
     uint64_t depletion_stall_cycles = 0;
     uint64_t backup_refusals = 0;   // switch-outs shared memory had no room for
     uint64_t active_cta_cycles = 0;
@@ -95,6 +97,7 @@ class VtAllocator : public regfile::Allocator, public SmCycleHook {
     uint64_t max_pending = 0;
     uint64_t max_backup_bytes = 0;
     uint64_t checked_registers = 0;
+    uint64_t storage_bits = kVtLogicBits;  // the switching logic's storage (§V-F)
   };
   const Counters& counters() const { return n_; }
 
@@ -113,7 +116,9 @@ class VtAllocator : public regfile::Allocator, public SmCycleHook {
   bool swap_fits(uint32_t out, uint32_t in) const;
   bool ready_any(uint32_t slot, uint32_t unused) const;
   void switch_out(uint32_t slot, uint64_t c, Out how, bool offchip);
-  void switch_in(uint32_t slot, uint64_t c, uint64_t delay);
+  void switch_in(uint32_t slot, uint64_t c, uint32_t after);
+  void begin_move(uint32_t slot, uint64_t c);
+  void end_move(uint32_t slot, uint64_t c);
   bool finish_timers(uint64_t c);
   void switch_in_ready(uint64_t c);
   void decide_stalled(uint64_t c);
@@ -131,6 +136,7 @@ class VtAllocator : public regfile::Allocator, public SmCycleHook {
   uint32_t active_threads_ = 0;
   uint32_t offchip_ctas_ = 0;
   uint64_t backup_bytes_ = 0;
+  std::vector<uint32_t> access_slot_;  // by access ticket: the slot whose off-chip transfer it is
   mutable bool probing_ = false;
   mutable bool refused_ = false;
   bool launching_ = false;

@@ -1,6 +1,7 @@
 // Keys of FineReg's comparison mechanisms (Oh et al., MICRO 2018, §VI; seed
 // note 004 §2.10): Virtual Thread (gpu.sm.regfile.vt.*, used by the policies
-// vt and regdram) and Reg+DRAM (gpu.sm.regfile.regdram.*, policy regdram).
+// vt and regdram, and by finereg for its pipeline-context backup) and
+// Reg+DRAM (gpu.sm.regfile.regdram.*, policy regdram).
 // The cross-key rules (models/common/config_validate.cpp) reject non-default
 // values under other policies.
 #include "models/common/config_keys.h"
@@ -10,30 +11,21 @@ namespace {
 
 void vt_keys(std::vector<ConfigKey>& t) {
   t.push_back(U("gpu.sm.regfile.vt.context_bytes_per_warp", 128, "bytes", 1, 65536,
-                "Virtual Thread / Reg+DRAM: pipeline context (PC, SIMT stack, scoreboard, predicates) of one warp "
-                "of a pending CTA, backed up in shared memory. Pending CTAs' backups plus the CTAs' shared "
-                "memory must fit in gpu.sm.shared_memory_bytes: a CTA is not switched out (nor a new one "
+                "FineReg / Virtual Thread / Reg+DRAM: pipeline context (PC, SIMT stack, scoreboard, predicates) "
+                "of one warp of a pending CTA, backed up in shared memory. Pending CTAs' backups plus the CTAs' "
+                "shared memory must fit in gpu.sm.shared_memory_bytes: a CTA is not switched out (nor a new one "
                 "admitted) otherwise.",
                 "simtlm decision [assumption]: the seed gives no size (Yoon et al. ISCA'16 keep it in shared "
                 "memory); 32 lanes x 1 mask bit + PC + an 8-entry SIMT stack + scoreboard, rounded to 128 B"));
   t.push_back(U("gpu.sm.regfile.vt.context_bytes_per_cycle", 128, "bytes/cycle", 1, 4096,
-                "Virtual Thread / Reg+DRAM: shared-memory bandwidth for saving and restoring pipeline contexts; "
-                "a context switch of a CTA of w warps takes ceil(w x context_bytes_per_warp / this) cycles each "
-                "way.",
+                "FineReg / Virtual Thread / Reg+DRAM: shared-memory bandwidth for saving and restoring pipeline "
+                "contexts; a context switch of a CTA of w warps takes ceil(w x context_bytes_per_warp / this) "
+                "cycles each way (FineReg: overlapped with its register movement).",
                 "simtlm decision [assumption]: 32 banks x 4 B per cycle (the preset's shared memory)"));
   t.push_back(U("gpu.sm.regfile.regdram.max_offchip_ctas", 32, "CTAs", 1, 1024,
                 "Reg+DRAM: CTAs per SM whose register context may sit in off-chip memory at once (the paper "
                 "tunes it per application for best performance).",
                 "Oh et al. §VI (seed note 004 §2.10): tuned per application; default 32 [assumption]"));
-  t.push_back(U("gpu.sm.regfile.regdram.latency", 400, "core cycles", 1, 100000,
-                "Reg+DRAM: fixed latency of moving a register context to or from off-chip memory, added to its "
-                "transfer time. The bytes are counted as off-chip traffic (regdram.offchip_bytes); they are not "
-                "sent through the L1D/L2/DRAM model.",
-                "simtlm decision [assumption]: a DRAM round trip under load on the preset"));
-  t.push_back(U("gpu.sm.regfile.regdram.bytes_per_cycle", 19, "bytes/cycle", 1, 4096,
-                "Reg+DRAM: bandwidth one SM gets for its off-chip register contexts; a context of B bytes takes "
-                "latency + ceil(B / this) cycles each way.",
-                "Oh et al. Table I [derived]: 352.5 GB/s / 16 SMs / 1126 MHz = 19.6 B per core cycle"));
 }
 
 const Registration kVt(kRankSm + 2, "vt", &vt_keys);  // after FineReg's keys

@@ -131,11 +131,22 @@ EnergyAccount::EnergyAccount(const Config& cfg, const stats::Registry& registry,
   add_source(&Activity::staging_passes, {fr + "registers_out"});
   add_source(&Activity::switch_reg_reads, {fr + "registers_out", rd + "offchip_regs_out"});
   add_source(&Activity::switch_reg_writes, {fr + "registers_in", rd + "offchip_regs_in"});
-  add_source(&Activity::context_smem_passes, {vt + "context_passes", rd + "context_passes"});
-  add_source(&Activity::offchip_bytes_out, {rd + "offchip_bytes_out"});
-  add_source(&Activity::offchip_bytes_in, {rd + "offchip_bytes_in"});
+  add_source(&Activity::context_smem_passes, {fr + "context_passes", vt + "context_passes", rd + "context_passes"});
   switching_ = !names_of(fr + "switches_out").empty() || !names_of(vt + "switches_out").empty() ||
                !names_of(rd + "switches_out").empty();
+  // The storage a switching allocator adds (its storage_bits: FineReg's
+  // PCRF tags, pointer table, status monitor, vector cache, staging buffer
+  // and VT's switching logic; VT's and Reg+DRAM's logic) leaks like the
+  // register file per byte [assumption: SRAM of the same kind].
+  if (switching_) {
+    const double rf_bytes = 4.0 * cfg.u32("gpu.sm.registers");
+    const stats::Values now = registry.capture();
+    for (const std::string* policy : {&fr, &vt, &rd}) {
+      for (const std::string& name : names_of(*policy + "storage_bits")) {
+        add_instances("switch_storage", leak("regfile") * registry.value(name, now) / 8.0 / rf_bytes, 1);
+      }
+    }
+  }
 
   // Blocks reporting reduced-leakage residency: <top>.power.residency.<block>[i].reduced_seconds.
   const std::string prefix = top_ + "power.residency.";

@@ -85,13 +85,12 @@ EnergyBreakdown energy_of(const EnergyTable& t, const Activity& a, const std::ve
   set(Component::CONST_DYNAMICP, a.busy_seconds * t.const_dynamic_w);
   set(Component::FINEREGP,
       a.pcrf_accesses * t.pcrf_access + a.vector_lookups * t.vector_lookup + a.staging_passes * t.staging_access);
-  // Movement: register-file reads/writes of the moved warp-registers, the
-  // contexts' shared-memory passes, and off-chip contexts as DRAM bursts of
-  // 64 bytes (written out, read back) with one controller request each.
-  const double bursts_out = a.offchip_bytes_out / 64.0, bursts_in = a.offchip_bytes_in / 64.0;
+  // Movement: register-file reads/writes of the moved warp-registers and
+  // the contexts' shared-memory passes. Reg+DRAM's off-chip contexts and
+  // FineReg's vector fetches are memory traffic through the L1D/L2/DRAM
+  // model: their energy is in those components'.
   set(Component::SWITCHP, a.switch_reg_reads * t.reg_read + a.switch_reg_writes * t.reg_write +
-                              a.context_smem_passes * t.smem_pass + bursts_out * (t.dram_write_burst + t.mc_request) +
-                              bursts_in * (t.dram_read_burst + t.mc_request));
+                              a.context_smem_passes * t.smem_pass);
   set(Component::CBP, a.cb_accesses * t.cb_access);
   for (const LeakageShare& s : leakage) {
     auto it = std::find_if(e.leakage_j.begin(), e.leakage_j.end(), [&](const auto& p) { return p.first == s.block; });

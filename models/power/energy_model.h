@@ -87,10 +87,10 @@ struct Activity {
   // CTA switching (FineReg, VT, Reg+DRAM): PCRF accesses, vector-cache
   // lookups and staging-buffer passes of warp-registers; warp-registers
   // read from / written to the register file by the movement; shared-memory
-  // passes of pipeline contexts; off-chip context bytes out and in.
+  // passes of pipeline contexts (off-chip contexts and vector fetches are
+  // memory traffic, in the L1D/L2/DRAM components).
   double pcrf_accesses = 0, vector_lookups = 0, staging_passes = 0;
   double switch_reg_reads = 0, switch_reg_writes = 0, context_smem_passes = 0;
-  double offchip_bytes_out = 0, offchip_bytes_in = 0;
   double dram_channels = 0;      // instances drawing refresh power
   double seconds = 0;            // simulated time of the window
   double busy_seconds = 0;       // time a kernel ran (constant dynamic power)

@@ -23,6 +23,9 @@ class SmCycleHook {
   // The next cycle the hook must run at even if nothing else happens
   // (a timer); ~0 for none.
   virtual uint64_t next_cycle() const { return ~0ull; }
+  // A global-memory access the hook asked for (SmServices::mechanism_access)
+  // completed at `cycle` (called before on_cycle of that cycle).
+  virtual void on_access_done(uint32_t /*ticket*/, uint64_t /*cycle*/) {}
 };
 
 // What the SM lends a hook: its CTA table (CTA states and functional CTAs),

@@ -3,6 +3,8 @@
 #include <map>
 #include <memory>
 
+#include "simtlm/error.h"
+
 namespace simtlm::models {
 
 namespace {
@@ -24,6 +26,10 @@ void unregister_extension_timing(uint16_t ext_id) { registry().erase(ext_id); }
 const ExtensionTiming* find_extension_timing(uint16_t ext_id) {
   auto it = registry().find(ext_id);
   return it == registry().end() ? nullptr : it->second.get();
+}
+
+uint32_t SmServices::mechanism_access(SmCycleHook&, uint64_t, uint32_t, bool, bool) {
+  throw Error(ErrorKind::Internal, "this SM offers no memory path to mechanisms");
 }
 
 }  // namespace simtlm::models

@@ -31,6 +31,7 @@ class Allocator;
 namespace smem {
 class Allocator;
 }
+class SmCycleHook;
 
 // What an SM offers to the timing hooks of extension instructions (narrow on
 // purpose: a mechanism asks for a service, it does not reach into the SM).
@@ -49,6 +50,13 @@ class SmServices {
   virtual void cta_room_freed() {}
   // True when the platform has CTAs of the running launch still to place.
   virtual bool ctas_waiting() const { return false; }
+  // A mechanism's own global-memory access (LdstUnit::issue_mechanism:
+  // queued behind the instructions' transactions, through the L1D for loads
+  // when `via_l1d`): returns a ticket; `requester`'s on_access_done(ticket)
+  // is called the cycle its last response arrives. Error(Internal) on an
+  // SM without a memory path.
+  virtual uint32_t mechanism_access(SmCycleHook& requester, uint64_t addr, uint32_t bytes, bool write,
+                                    bool via_l1d);
 };
 
 struct ExtensionIssue {

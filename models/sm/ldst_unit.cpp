@@ -301,6 +301,28 @@ LdstUnit::Issued LdstUnit::issue(uint32_t slot, uint64_t cta_id, const functiona
   return {op, txns};
 }
 
+uint32_t LdstUnit::issue_mechanism(uint64_t addr, uint32_t bytes, bool write, bool via_l1d, uint64_t start) {
+  if (bytes == 0) throw Error(ErrorKind::Internal, std::string(sm_name_) + ": a mechanism access of 0 bytes");
+  coalescer_.clear();
+  coalescer_.add(addr, bytes);
+  Txn proto;
+  proto.slot = kMechanismSlot;
+  proto.ready = start;
+  proto.kind = write ? AccessKind::Store : AccessKind::Load;
+  proto.space = StateSpace::Global;
+  proto.port = (via_l1d && !write && l1d_) ? kL1dPort : kBypassPort;
+  const size_t first = backlog_.size();
+  emit(proto);
+  const uint32_t op = new_memop();
+  MemOp& m = memops_[op];
+  m.slot = kMechanismSlot;
+  m.info = nullptr;
+  m.transactions = static_cast<uint32_t>(backlog_.size() - first);
+  m.remaining = m.transactions;
+  for (size_t i = first; i < backlog_.size(); ++i) backlog_[i].op = op;
+  return op;
+}
+
 void LdstUnit::send(uint64_t c, sc_core::sc_time now) {
   cycle_first_ = backlog_.size();  // called once per cycle, before the cycle's issue
   if (backlog_head_ >= backlog_.size()) return;
@@ -328,7 +350,7 @@ void LdstUnit::send(uint64_t c, sc_core::sc_time now) {
   MemExtension& ext = mem_ext(*tr, sm_name_);
   ext.reset();
   ext.sm_id = static_cast<int32_t>(p_.id);
-  ext.warp_id = static_cast<int32_t>(t.slot);
+  ext.warp_id = t.slot == kMechanismSlot ? -1 : static_cast<int32_t>(t.slot);
   ext.cta_id = static_cast<int32_t>(t.cta_id);
   ext.pc = t.pc;
   ext.space = t.space;

@@ -39,6 +39,15 @@ class LdstUnit {
   static constexpr unsigned kL1dPort = 0;
   static constexpr unsigned kBypassPort = 1;
   static constexpr unsigned kFirstSpacePort = 2;
+  // Warp slot of a mechanism's own access (issue_mechanism): no warp.
+  static constexpr uint32_t kMechanismSlot = ~0u;
+  // Global-memory areas mechanisms reserve for themselves (timing only: no
+  // functional data lives there), below the local and shared windows
+  // (functional/launch.h): FineReg's live-register vectors, one area per
+  // kernel, and Reg+DRAM's register contexts, one area per SM.
+  static constexpr uint64_t kReservedWindowBase = 0x0000'7D00'0000'0000ull;
+  static constexpr uint64_t kVectorAreaBase = kReservedWindowBase;
+  static constexpr uint64_t kContextAreaBase = kReservedWindowBase + (1ull << 39);
 
   // Builds the L1D, the mux and the ports; must run while the SM module is
   // being constructed (the sockets become its children).
@@ -63,6 +72,16 @@ class LdstUnit {
   };
   Issued issue(uint32_t slot, uint64_t cta_id, const functional::ExecRecord& rec, const InstTiming& info,
                uint64_t exec, uint64_t& unit_free, WritebackQueue& wb);
+
+  // An access a mechanism makes on its own, not an instruction (FineReg's
+  // live-vector fetches, Reg+DRAM's register contexts): the bytes
+  // [addr, addr + bytes) of global memory as line transactions queued behind
+  // the instructions' ones (they share the SM's memory port), loads through
+  // the L1D when `via_l1d` and the SM has one, stores and the rest around it;
+  // first sendable at `start`. Returns the operation id; its completion is
+  // an operation whose InstTiming is null (piece_done), which the SM hands
+  // back to the mechanism.
+  uint32_t issue_mechanism(uint64_t addr, uint32_t bytes, bool write, bool via_l1d, uint64_t start);
 
   // Sends the head transaction if it is due and its port is free.
   void send(uint64_t c, sc_core::sc_time now);

@@ -267,11 +267,23 @@ SmStats& Sm::stats() {
   ctas_.op_done(slot);
 }
 
+uint32_t Sm::mechanism_access(SmCycleHook& requester, uint64_t addr, uint32_t bytes, bool write, bool via_l1d) {
+  const uint32_t op = ldst_.issue_mechanism(addr, bytes, write, via_l1d, now_cycle_ + 1);
+  if (op >= access_owner_.size()) access_owner_.resize(op + 1, nullptr);
+  access_owner_[op] = &requester;
+  wake_next();
+  return op;
+}
+
 void Sm::memory_piece_done(uint32_t op, uint64_t c) {
   uint32_t slot = 0;
   const InstTiming* info = nullptr;
   if (!ldst_.piece_done(op, slot, info)) return;
-  if (info->num_dst == 0) {
+  if (info == nullptr) {  // a mechanism's own access
+    SmCycleHook* owner = access_owner_[op];
+    access_owner_[op] = nullptr;
+    owner->on_access_done(op, c);
+  } else if (info->num_dst == 0) {
     ctas_.op_done(slot);
   } else if (write_registers(slot, *info, c)) {
     release(slot, *info, c);

@@ -182,6 +182,8 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   sched::Policy& policy() { return *policy_; }
   void cta_room_freed() override;
   bool ctas_waiting() const override { return waiting_q_ && waiting_q_(*this); }
+  uint32_t mechanism_access(SmCycleHook& requester, uint64_t addr, uint32_t bytes, bool write,
+                            bool via_l1d) override;
 
  private:
   // ClockedModule / TLM.
@@ -228,6 +230,7 @@ class Sm : public ClockedModule, private AtInitiatorPort::Listener, private SmSe
   std::unique_ptr<L1dLocality> locality_;                // with gpu.l1d.locality_stats only
   WarpWaitProbe wait_probe_{warps_};                      // what the policy may ask of unexamined warps
   std::vector<SmCycleHook*> cycle_hooks_;                // empty unless a mechanism needs one
+  std::vector<SmCycleHook*> access_owner_;               // by LD/ST operation id: a mechanism's own access
   std::unique_ptr<WarpGroupUnit> group_unit_;             // vws mixed mode only
 
   // Notifications.

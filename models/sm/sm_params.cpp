@@ -93,14 +93,11 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.finereg.pcrf_latency = cfg.u32("gpu.sm.regfile.finereg.pcrf_latency");
   p.finereg.cycles_per_register = cfg.u32("gpu.sm.regfile.finereg.cycles_per_register");
   p.finereg.vector_cache_entries = cfg.u32("gpu.sm.regfile.finereg.vector_cache_entries");
-  p.finereg.vector_miss_cycles = cfg.u32("gpu.sm.regfile.finereg.vector_miss_cycles");
   p.finereg.restore_first = cfg.str("gpu.sm.regfile.finereg.switch_order") == "restore_first";
   p.finereg.check = cfg.boolean("gpu.sm.regfile.finereg.check");
   p.vt.context_bytes_per_warp = cfg.u32("gpu.sm.regfile.vt.context_bytes_per_warp");
   p.vt.context_bytes_per_cycle = cfg.u32("gpu.sm.regfile.vt.context_bytes_per_cycle");
   p.vt.max_offchip_ctas = cfg.u32("gpu.sm.regfile.regdram.max_offchip_ctas");
-  p.vt.offchip_latency = cfg.u32("gpu.sm.regfile.regdram.latency");
-  p.vt.offchip_bytes_per_cycle = cfg.u32("gpu.sm.regfile.regdram.bytes_per_cycle");
 
   p.fetch_width = cfg.u32("gpu.sm.fetch_width");
   p.ibuffer_entries = cfg.u32("gpu.sm.ibuffer_entries");

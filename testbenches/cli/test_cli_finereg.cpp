@@ -4,6 +4,11 @@
 // the same machine (two runs of the CLI: one timing device per process).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "testbenches/cli/cli_harness.h"
@@ -24,7 +29,89 @@ class CliFineReg : public CliTest {
     EXPECT_EQ(r.code, 0) << r.err;
     return nlohmann::json::parse(read_text(path(out) / "stats.json"));
   }
+  // A statistic of the run's total summed over its two SMs.
+  static uint64_t sms(const nlohmann::json& stats, const std::string& what) {
+    uint64_t n = 0;
+    for (int sm = 0; sm < 2; ++sm) {
+      const nlohmann::json& v = stats["timing"]["total"]["gpu.sm[" + std::to_string(sm) + "]." + what];
+      if (v.is_number()) n += v.get<uint64_t>();
+    }
+    return n;
+  }
+  static uint64_t total(const nlohmann::json& stats, const std::string& prefix, const std::string& what) {
+    uint64_t n = 0;
+    for (const auto& [k, v] : stats["timing"]["total"].items()) {
+      if (k.rfind(prefix, 0) == 0 && k.size() > what.size() && k.compare(k.size() - what.size(), what.size(), what) == 0 &&
+          v.is_number()) {
+        n += v.get<uint64_t>();
+      }
+    }
+    return n;
+  }
 };
+
+// The pipeline context's backup costs time: at 1 byte per cycle a warp's
+// 128-byte context takes 128 cycles each way, longer than moving its live
+// registers, and the run takes longer than at 128 bytes per cycle.
+TEST_F(CliFineReg, ASlowerContextBackupCostsCycles) {
+  const nlohmann::json fast = run_stats("gaussian", "ctx_fast", {});
+  const nlohmann::json slow = run_stats("gaussian", "ctx_slow", {"gpu.sm.regfile.vt.context_bytes_per_cycle=1"});
+  ASSERT_GT(sms(slow, "regfile.finereg.switches_out"), 0u);
+  EXPECT_GT(slow["cycles"].get<uint64_t>(), fast["cycles"].get<uint64_t>());
+}
+
+// Every live-vector cache miss is an 8-byte load the SM sends through its
+// L1D to the reserved area of global memory (0x7D00'0000'0000, below the
+// register-context area at +2^39), with no warp: the L1D trace shows one
+// lookup per miss there, and no other access touches that area.
+TEST_F(CliFineReg, VectorCacheMissesAreLoadsOfTheReservedArea) {
+  const std::string trace = path("vec.trace").string();
+  const nlohmann::json fr = run_stats("gaussian", "vec", {"sim.trace.l1d_file=" + trace});
+  const uint64_t misses = sms(fr, "regfile.finereg.vector_misses");
+  ASSERT_GT(misses, 0u);
+  EXPECT_GT(sms(fr, "regfile.finereg.vector_hits"), 0u);
+  EXPECT_EQ(sms(fr, "regfile.finereg.vector_bytes"), 8 * misses);
+  std::istringstream in(read_text(trace));
+  std::string line;
+  uint64_t lookups = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream f(line);
+    unsigned sm = 0;
+    uint64_t cycle = 0;
+    int warp = 0;
+    char op = 0, event = 0;
+    std::string addr;
+    f >> sm >> cycle >> warp >> op >> event >> addr;
+    const uint64_t a = std::stoull(addr, nullptr, 16);
+    if (event == 'e' || a < 0x7D0000000000ull || a >= 0x7D8000000000ull) continue;
+    ++lookups;
+    EXPECT_EQ(op, 'L') << line;
+    EXPECT_EQ(warp, -1) << line;
+  }
+  EXPECT_EQ(lookups, misses);
+  // The switch-outs waited for those reads: at least the L1D's latency each.
+  EXPECT_GT(sms(fr, "regfile.finereg.vector_fetch_cycles"), 0u);
+}
+
+// Reg+DRAM's register contexts are stores and loads of whole contexts
+// (128-byte lines) around the L1D: the L2 sees the context lines written
+// beyond the kernel's own stores (the same run under VT, which sends
+// nothing off chip, makes the same kernel stores), and the transfers take
+// memory time.
+TEST_F(CliFineReg, RegDramContextsAreMemoryTraffic) {
+  const nlohmann::json vt = run_stats("gaussian", "rd_vt", {"gpu.sm.regfile.alloc_policy=vt", "gpu.sm.registers=8192"});
+  const nlohmann::json rd =
+      run_stats("gaussian", "rd_rd", {"gpu.sm.regfile.alloc_policy=regdram", "gpu.sm.registers=8192"});
+  const uint64_t out = sms(rd, "regfile.regdram.offchip_bytes_out");
+  const uint64_t in = sms(rd, "regfile.regdram.offchip_bytes_in");
+  ASSERT_GT(out, 0u);
+  EXPECT_EQ(out, in);
+  EXPECT_EQ(sms(rd, "store_transactions") - sms(vt, "store_transactions"), out / 128);
+  EXPECT_EQ(sms(rd, "load_transactions") - sms(vt, "load_transactions"), in / 128);
+  EXPECT_GE(total(rd, "gpu.l2[", ".writes") - total(vt, "gpu.l2[", ".writes"), out / 128);
+  EXPECT_GT(sms(rd, "regfile.regdram.offchip_transfer_cycles"), 0u);
+}
 
 TEST_F(CliFineReg, WholeRegisterFileAsAcrfIsTheBaseline) {
   for (const char* w : {"vectorAdd", "hotspot"}) {

@@ -88,8 +88,8 @@ TEST(FineRegConfig, ComparisonPoliciesTakeTheirOwnKeysOnly) {
                            {"gpu.sm.regfile.alloc_policy=vt", "gpu.sm.regfile.finereg.acrf_bytes=65536"});
   EXPECT_NE(m.find("gpu.sm.regfile.finereg.acrf_bytes"), std::string::npos) << m;
   m = error_of(Config::preset("gtx980_finereg"),
-               {"gpu.sm.regfile.alloc_policy=vt", "gpu.sm.regfile.regdram.latency=100"});
-  EXPECT_NE(m.find("gpu.sm.regfile.regdram.latency"), std::string::npos) << m;
+               {"gpu.sm.regfile.alloc_policy=vt", "gpu.sm.regfile.regdram.max_offchip_ctas=4"});
+  EXPECT_NE(m.find("gpu.sm.regfile.regdram.max_offchip_ctas"), std::string::npos) << m;
   EXPECT_NE(m.find("regdram"), std::string::npos) << m;
   m = error_of(Config(), {"gpu.sm.regfile.vt.context_bytes_per_cycle=64"});
   EXPECT_NE(m.find("gpu.sm.regfile.vt.context_bytes_per_cycle"), std::string::npos) << m;

@@ -1,5 +1,5 @@
-// Reg+DRAM's off-chip register contexts (models/finereg/offchip_context.h):
-// the transfer cost from the configuration, a context's registers come back
+// Reg+DRAM's off-chip register contexts (models/finereg/offchip_context.h;
+// their traffic: testbenches/cli/test_cli_finereg.cpp): a context's registers come back
 // intact, and the reverse test: a register written while its CTA's context
 // is off chip (the pending-write hazard, seed note 004 §7 invariant 3) is
 // reported naming CTA, warp, register and lane.
@@ -13,21 +13,6 @@
 
 namespace simtlm::models::finereg {
 namespace {
-
-VtParams params() {
-  VtParams p;
-  p.offchip_latency = 400;
-  p.offchip_bytes_per_cycle = 19;
-  return p;
-}
-
-TEST(OffchipContexts, TransferTakesLatencyPlusBytesOverBandwidth) {
-  const OffchipContexts off(params(), 4);
-  // 8 warps x 32 registers x 32 lanes x 4 B = 32 KB: 400 + ceil(32768 / 19) = 400 + 1725.
-  EXPECT_EQ(off.transfer_cycles(32768), 2125u);
-  EXPECT_EQ(off.transfer_cycles(19), 401u);
-  EXPECT_EQ(off.transfer_cycles(20), 402u);
-}
 
 struct TwoWarps {
   functional::Warp a{32, 5, 0, 0, ~0ull};
@@ -44,7 +29,7 @@ struct TwoWarps {
 };
 
 TEST(OffchipContexts, RegistersArePoisonedOffChipAndComeBack) {
-  OffchipContexts off(params(), 4);
+  OffchipContexts off(4);
   TwoWarps w;
   off.save(2, w.both());
   EXPECT_EQ(w.a.reg(3)[7], OffchipContexts::kPoison);
@@ -56,7 +41,7 @@ TEST(OffchipContexts, RegistersArePoisonedOffChipAndComeBack) {
 }
 
 TEST(OffchipContexts, AWriteWhileOffChipIsReportedByCtaWarpRegisterAndLane) {
-  OffchipContexts off(params(), 4);
+  OffchipContexts off(4);
   TwoWarps w;
   off.save(1, w.both());
   w.b.reg(2)[5] = 42;  // a load returning into the CTA's old registers

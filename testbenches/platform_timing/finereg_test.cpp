@@ -78,5 +78,33 @@ TEST(FineRegPlatform, LaunchFirstWithSerialChainsAlsoKeepsResults) {
   EXPECT_GT(sum_of(dev, "regfile.finereg.checked_registers"), 0.0);
 }
 
+// Pending CTAs' pipeline contexts go to shared memory as Virtual Thread's
+// do (128 B per warp, one 128-byte pass each way) and, with the CTAs'
+// shared memory, stay within its 96 KB.
+TEST(FineRegPlatform, PendingContextsAreBackedUpInSharedMemory) {
+  Device dev(timing_options(finereg_config({"gpu.sm.regfile.finereg.check=true"})));
+  run(dev, "gaussian");
+  const double moves = sum_of(dev, "regfile.finereg.switches_out") + sum_of(dev, "regfile.finereg.switches_in");
+  ASSERT_GT(moves, 0.0);
+  const double bytes = sum_of(dev, "regfile.finereg.context_bytes");
+  EXPECT_GE(bytes, 128.0 * moves);  // at least one warp per CTA
+  EXPECT_EQ(static_cast<uint64_t>(bytes) % 128, 0u);
+  EXPECT_EQ(sum_of(dev, "regfile.finereg.context_passes"), bytes / 128);
+  EXPECT_GT(max_of(dev, "regfile.finereg.max_backup_bytes"), 0.0);
+  EXPECT_LE(max_of(dev, "regfile.finereg.max_backup_bytes"), 96.0 * 1024);
+}
+
+TEST(FineRegPlatform, SharedMemoryCapsTheContextBackups) {
+  // A warp's context of 64 KB: 96 KB of shared memory holds one backup of a
+  // single-warp CTA at a time and none of a larger one.
+  Device dev(timing_options(finereg_config({"gpu.sm.regfile.finereg.check=true",
+                                            "gpu.sm.regfile.vt.context_bytes_per_warp=65536"})));
+  run(dev, "gaussian");
+  EXPECT_GT(sum_of(dev, "regfile.finereg.backup_refusals"), 0.0);
+  EXPECT_LE(max_of(dev, "regfile.finereg.max_backup_bytes"), 65536.0);
+  EXPECT_LE(max_of(dev, "regfile.finereg.max_pending_ctas"), 1.0);
+  EXPECT_EQ(sum_of(dev, "regfile.finereg.switches_out"), sum_of(dev, "regfile.finereg.switches_in"));
+}
+
 }  // namespace
 }  // namespace simtlm::test
