@@ -121,7 +121,7 @@ uint64_t Platform::warp_instructions_now() const {
 }
 
 uint64_t Platform::offchip_accesses_now() const {
-  uint64_t sum = 0;
+  uint64_t sum = extra_offchip_accesses();
   for (const auto& sm : sms_) sum += sm->stats().offchip_accesses;
   return sum;
 }

@@ -173,6 +173,14 @@ uint64_t SpuPlatform::extra_thread_instructions() const {
   return n;
 }
 
+// The IUs' global loads and stores are off-chip accesses too (the thesis's
+// I/O count includes the loading and storing IUs', Table 6.3).
+uint64_t SpuPlatform::extra_offchip_accesses() const {
+  uint64_t n = 0;
+  for (const auto& iu : ius_) n += iu->stats().offchip_accesses;
+  return n;
+}
+
 uint64_t SpuPlatform::extra_last_issue_cycle() const {
   uint64_t c = 0;
   for (const auto& iu : ius_) c = std::max(c, iu->last_issue_cycle());

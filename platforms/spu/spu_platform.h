@@ -70,6 +70,7 @@ class SpuPlatform final : public GpuPlatform {
   bool launch_work_pending() const override;
   uint64_t extra_warp_instructions() const override;
   uint64_t extra_thread_instructions() const override;
+  uint64_t extra_offchip_accesses() const override;
   uint64_t extra_issue_per_cycle() const override;
   uint64_t extra_last_issue_cycle() const override;
   std::string describe_extra_stall() const override;
