@@ -190,12 +190,9 @@ enum { SPU_NORTH = 0, SPU_WEST = 1, SPU_SOUTH = 2, SPU_EAST = 3 };
 
 // One b x b x b tile (k-tile kt) of SM (I, J): inputs from the north and west
 // CBs, outputs to the south and east CBs. PLANE(il, jl) holds H[i, j, k-1]
-// before and H[i, j, k] after plane k. It starts one row and one column into
-// the array: nvcc computes neighbour addresses as (element - 4 bytes) + 4,
-// which at the array's first element would wrap a 32-bit shared address
-// (fine on hardware; the functional engine does not wrap 32-bit address
-// arithmetic, see docs/spu.md).
-#define PLANE(il, jl) plane[((il) + 1) * (b + 1) + (jl) + 1]
+// before and H[i, j, k] after plane k, row il of b + 1 floats (the padding
+// keeps the threads' rows in different banks).
+#define PLANE(il, jl) plane[(il) * (b + 1) + (jl)]
 __device__ void spu_tile(float* plane, int b, int ni, int nj, int k0, int nkl) {
   const int t = threadIdx.x;
   for (int kl = 0; kl < nkl; ++kl) {
@@ -232,7 +229,7 @@ __device__ void spu_iu_face(unsigned dir, int lane, float* fx, float* fy, int b,
 
 extern "C" __global__ void spu_stencil_cb(const float* __restrict__ A, float* fx, float* fy,
                                           float* __restrict__ out, int N, int K, int global_sync) {
-  __shared__ float plane[66 * 65];  // PLANE(il, jl), b <= 64 (static: no module-scope declaration)
+  __shared__ float plane[64 * 65];  // PLANE(il, jl), b <= 64 (static: no module-scope declaration)
   const int b = blockDim.x, t = threadIdx.x;
   const int gx = gridDim.x, gy = gridDim.y;
   const int nk = (K + b - 1) / b;
