@@ -263,17 +263,21 @@ extern "C" __global__ void spu_stencil_cb(const float* __restrict__ A, float* fx
   const int i = I * b + t;
   for (int jl = 0; jl < nj; ++jl) PLANE(t, jl) = t < ni ? A[(size_t)i * N + J * b + jl] : 0.f;
   __syncthreads();
-  if (global_sync) {
-    for (int s = 0; s < steps; ++s) {
-      const int kt = s - (I + J + 1);
-      if (kt >= 0 && kt < nk) spu_tile(plane, b, ni, nj, kt * b, min(b, K - kt * b));
-      blocksync();
-    }
-  } else {
-    for (int kt = 0; kt < nk; ++kt) {
+  // One loop and one call of spu_tile for both schemes: nvcc compiles the
+  // tile once, so the schemes differ only in their synchronisation (two
+  // inlined copies came out with different instruction counts and
+  // instruction-cache footprints, which moved the cycles by more than the
+  // synchronisation did; docs/studies/spu.md).
+  for (int s = 0; s < (global_sync ? steps : nk); ++s) {
+    const int kt = global_sync ? s - (I + J + 1) : s;
+    if (!global_sync) {
       blocksync_north();
       blocksync_west();
-      spu_tile(plane, b, ni, nj, kt * b, min(b, K - kt * b));
+    }
+    if (kt >= 0 && kt < nk) spu_tile(plane, b, ni, nj, kt * b, min(b, K - kt * b));
+    if (global_sync) {
+      blocksync();
+    } else {
       blocksync_south();
       blocksync_east();
     }
