@@ -70,6 +70,7 @@ Json plan_to_json(const Plan& plan) {
       row["workload"] = r.workload;
       row["size"] = r.size;
       row["seed"] = r.seed;
+      if (!r.args.empty()) row["args"] = r.args;
     } else {
       row["kernel"] = r.kernel;
       row["ptx"] = r.ptx;
@@ -112,6 +113,7 @@ Plan plan_from_json(const Json& j, const std::string& origin) {
         row.workload = r.at("workload").get<std::string>();
         row.size = r.at("size").get<std::string>();
         row.seed = r.at("seed").get<uint64_t>();
+        if (r.contains("args")) row.args = r.at("args").get<std::vector<std::string>>();
       } else {
         row.kernel = r.at("kernel").get<std::string>();
         row.ptx = r.at("ptx").get<std::string>();

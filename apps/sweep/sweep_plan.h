@@ -37,6 +37,7 @@ struct PlanRow {
   uint64_t seed = 1;     // (workloads)
   std::string kernel;    // user kernel: kernel name and files
   std::string ptx, launch;
+  std::vector<std::string> args;  // workload run arguments, "key=value" (`simtlm run --arg`)
 };
 
 // A column: one value of every dimension (the base configuration, then each axis).

@@ -107,6 +107,20 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   return s;
 }
 
+// A workload's run arguments ({"n": 256, "method": "atomic"}) as `simtlm run
+// --arg` items ("n=256"), in the spec's order.
+std::vector<std::string> read_run_args(const SpecReader& r, const Json& args, const std::string& field) {
+  if (!args.is_object()) r.fail(field, "expected an object of run arguments, got " + args.dump());
+  std::vector<std::string> items;
+  for (auto it = args.begin(); it != args.end(); ++it) {
+    const Json& v = it.value();
+    if (v.is_string()) items.push_back(it.key() + "=" + v.get<std::string>());
+    else if (v.is_number_integer()) items.push_back(it.key() + "=" + v.dump());
+    else r.fail(field + "." + it.key(), "expected a string or an integer, got " + v.dump());
+  }
+  return items;
+}
+
 std::vector<PlanRow> read_workloads(const SpecReader& r, const Json& spec) {
   std::vector<PlanRow> rows;
   const std::string size = r.string_field(spec, "size", "size", "default");
@@ -116,29 +130,37 @@ std::vector<PlanRow> read_workloads(const SpecReader& r, const Json& spec) {
   const Json& list = spec.at("workloads");
   const std::vector<std::string> known = workloads::WorkloadRegistry::names();
   if (list.is_string() && list.get<std::string>() == "all") {
-    for (const std::string& name : known) rows.push_back({name, name, size, seed, "", "", ""});
+    for (const std::string& name : known) rows.push_back({name, name, size, seed, "", "", "", {}});
     return rows;
   }
   if (!list.is_array()) r.fail("workloads", "expected \"all\" or an array of workloads, got " + list.dump());
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string field = "workloads[" + std::to_string(i) + "]";
     const Json& w = list[i];
-    PlanRow row{"", "", size, seed, "", "", ""};
+    PlanRow row{"", "", size, seed, "", "", "", {}};
     if (w.is_string()) {
       row.workload = w.get<std::string>();
     } else if (w.is_object()) {
-      r.only_keys(w, field, {"name", "size", "seed", "label"});
+      r.only_keys(w, field, {"name", "size", "seed", "label", "args"});
       row.workload = r.string_field(w, "name", field, "", true);
       row.size = r.string_field(w, "size", field, size);
       if (row.size != "small" && row.size != "default")
         r.fail(field + ".size", "expected \"small\" or \"default\", got \"" + row.size + "\"");
       row.seed = r.uint_field(w, "seed", field, seed);
       row.label = r.string_field(w, "label", field, "");
+      if (w.contains("args")) row.args = read_run_args(r, w.at("args"), field + ".args");
     } else {
-      r.fail(field, "expected a workload name or {\"name\", \"size\", \"seed\", \"label\"}, got " + w.dump());
+      r.fail(field, "expected a workload name or {\"name\", \"size\", \"seed\", \"label\", \"args\"}, got " + w.dump());
     }
     if (std::find(known.begin(), known.end(), row.workload) == known.end())
       r.fail(field, "unknown workload '" + row.workload + "' (available: " + join(known, ", ") + ")");
+    if (!row.args.empty()) {  // the workload's own check, before anything runs
+      try {
+        workloads::apply_run_args(*workloads::WorkloadRegistry::create(row.workload), row.args);
+      } catch (const Error& e) {
+        r.rethrow(field + ".args", e);
+      }
+    }
     if (row.label.empty()) row.label = row.workload;
     rows.push_back(row);
   }
@@ -386,6 +408,8 @@ void add_points(Plan& plan, const std::vector<Config>& column_configs, const std
       base["size"] = row.size;
       base["seed"] = row.seed;
       args = {"run", row.workload, "--size", row.size, "--seed", std::to_string(row.seed)};
+      if (!row.args.empty()) base["args"] = row.args;  // absent without args: other points keep their hash
+      for (const std::string& a : row.args) args.insert(args.end(), {"--arg", a});
     } else {
       base["command"] = "ptx";
       base["kernel"] = row.kernel;

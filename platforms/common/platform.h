@@ -168,8 +168,8 @@ class Platform : public sc_core::sc_module {
   // when the CTA was the builder's own, not one of the launch's. The launch
   // ends once every CTA of the launch completed and launch_work_pending() is
   // false; the builder calls launch_work_done() when its work finishes.
-  // extra_warp_instructions() / extra_thread_instructions() / extra_last_issue_cycle()
-  // count units outside sm(i) in the launch figures and the watchdog, and
+  // extra_warp_instructions() / extra_thread_instructions() / extra_offchip_accesses() /
+  // extra_last_issue_cycle() count units outside sm(i) in the launch figures and the watchdog, and
   // extra_issue_per_cycle() their most warp instructions per cycle (for
   // sim.max_instructions);
   // describe_extra_stall() is appended to a deadlock report.
@@ -181,13 +181,13 @@ class Platform : public sc_core::sc_module {
   virtual bool launch_work_pending() const { return false; }
   virtual uint64_t extra_warp_instructions() const { return 0; }
   virtual uint64_t extra_thread_instructions() const { return 0; }
+  virtual uint64_t extra_offchip_accesses() const { return 0; }
   virtual uint64_t extra_last_issue_cycle() const { return 0; }
   virtual uint64_t extra_issue_per_cycle() const { return 0; }
   virtual std::string describe_extra_stall() const { return ""; }
-  // Off-chip accesses of units outside sm(i) (the SPU's interface units and
-  // virtual IUs), counted into LaunchFigures::offchip_accesses; and the
-  // builder's own launch figures (the SPU's passes and VIU faces).
-  virtual uint64_t extra_offchip_accesses() const { return 0; }
+  // extra_offchip_accesses() above includes the SPU's virtual IUs' spill and
+  // restore words; complete_figures() adds the builder's own launch figures
+  // (the SPU's passes and VIU faces).
   virtual void complete_figures(LaunchFigures& f) const { (void)f; }
   // The n-th CTA the placement dispatches (default: CTA n; the SPU runs a
   // multi-pass grid pass by pass). Placement policies see it as next_cta().

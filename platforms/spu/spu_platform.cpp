@@ -160,6 +160,9 @@ void SpuPlatform::launch_begins(functional::LaunchContext& ctx) {
 
 uint64_t SpuPlatform::cta_in_dispatch_order(uint64_t n) const { return sync_->cta_at(n); }
 
+// The IUs' global loads and stores are off-chip accesses too (the thesis's
+// I/O count includes the loading and storing IUs', Table 6.3), and so are the
+// virtual IUs' spill and restore words.
 uint64_t SpuPlatform::extra_offchip_accesses() const {
   uint64_t n = sync_->viu_words();
   for (const auto& iu : ius_) n += iu->stats().offchip_accesses;

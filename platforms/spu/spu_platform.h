@@ -73,10 +73,10 @@ class SpuPlatform final : public GpuPlatform {
   bool launch_work_pending() const override;
   uint64_t extra_warp_instructions() const override;
   uint64_t extra_thread_instructions() const override;
+  uint64_t extra_offchip_accesses() const override;
   uint64_t extra_issue_per_cycle() const override;
   uint64_t extra_last_issue_cycle() const override;
   std::string describe_extra_stall() const override;
-  uint64_t extra_offchip_accesses() const override;
   void complete_figures(LaunchFigures& f) const override;
   uint64_t cta_in_dispatch_order(uint64_t n) const override;
 

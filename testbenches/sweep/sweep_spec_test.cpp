@@ -109,6 +109,24 @@ TEST_F(SweepSpecTest, IdenticalEffectiveConfigurationsShareOnePoint) {
   EXPECT_THAT(r2.out, Not(HasSubstr(hash)));
 }
 
+// Run arguments of a workload row (`simtlm run --arg`): checked by the
+// workload before anything runs, and part of the point's identity.
+TEST_F(SweepSpecTest, WorkloadRunArgumentsAreCheckedAndMakeDistinctPoints) {
+  expect_refused(R"({"workloads": [{"name": "spu_stencil", "args": {"nosuch": 3}}]})",
+                 {"bad.json: workloads[0].args", "nosuch"});
+  expect_refused(R"({"workloads": [{"name": "spu_stencil", "args": {"n": 1.5}}]})",
+                 {"bad.json: workloads[0].args.n: expected a string or an integer"});
+  expect_refused(R"({"workloads": [{"name": "spu_stencil", "args": ["n=3"]}]})",
+                 {"bad.json: workloads[0].args: expected an object"});
+  write("s.json", R"({"workloads": [{"name": "spu_stencil", "label": "a"},
+                                    {"name": "spu_stencil", "label": "b", "args": {"n": 64, "method": "atomic"}},
+                                    {"name": "spu_stencil", "label": "c", "args": {"n": 64, "method": "diag"}}],
+                      "size": "small"})");
+  const CliResult r = run({"sweep", "s.json", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("3 row(s) x 1 configuration(s): 3 distinct point(s)"));
+}
+
 TEST(SweepMetricPath, FindsMembersWithDotsAndArrayElements) {
   const nlohmann::ordered_json stats = nlohmann::ordered_json::parse(R"({
       "cycles": 719, "per_launch": [{"cycles": 700}, {"cycles": 19}],

@@ -75,8 +75,11 @@ TEST(SpuStencilArgs, BadArgumentsAreErrorsNamingTheArgument) {
   has(error_of({"method=fast"}, 0, ErrorKind::Usage), "--arg method=fast: expected diag or atomic");
   has(error_of({"sync=local"}, 0, ErrorKind::Config), "--arg sync: applies to the SPU version only");
   has(error_of({"method=atomic"}, 2, ErrorKind::Config), "--arg method: applies to the GPU version only");
-  has(error_of({"b=16"}, 0, ErrorKind::Config), "b = 32 only");
-  has(error_of({"subtile=2"}, 0, ErrorKind::Config), "subtile = 4 only");
+  has(error_of({"b=16"}, 0, ErrorKind::Config), "(method=diag) is compiled for b = 32, subtile 4 only");
+  has(error_of({"subtile=2"}, 0, ErrorKind::Config), "other tiles run with --arg method=atomic");
+  has(error_of({"method=atomic", "b=64", "subtile=4"}, 0, ErrorKind::Config),
+      "--arg b=64 subtile=4: spu_stencil_gpu is compiled for (b, subtile) in (32, 4), (16, 2)");
+  has(error_of({"method=atomic", "b=24"}, 0, ErrorKind::Config), "must fit 48 KB of shared memory");
   has(error_of({"subtile=4"}, 2, ErrorKind::Config), "one local i");
   has(error_of({"p=4"}, 2, ErrorKind::Config), "--arg p=4 but spu.grid_size = 2");
   has(error_of({"b=48"}, 2, ErrorKind::Config), "spu.cb_bytes = 4096 is too small (b = 48)");
@@ -99,6 +102,34 @@ TEST(SpuStencilArgs, AtomicBaselineMatchesTheReferenceAndEq33) {
   EXPECT_EQ(offchip(r), eq33 + sync);
   // The per-diagonal version moves the same faces without the flags.
   EXPECT_EQ(offchip(run({"n=64"})), eq33);
+}
+
+// Every tile of the GPU baseline (b, subtile; CTAs of b/subtile x
+// b/subtile threads) against the reference, with partial tiles and k-tiles
+// (N = 72, K = 40), and its off-chip accesses: Eq 3.3 generalised to partial
+// columns, 4 N K ceil(N/b) + 2 N^2 (each column moves its west and north
+// faces in and its east and south faces out over K), plus the flags as above
+// with cols = ceil(N/b) and nk = ceil(K/b) k-tiles.
+TEST(SpuStencilArgs, AtomicBaselineTilesMatchTheReferenceAndEq33) {
+  struct Tile {
+    uint64_t b, subtile;
+    const char* kernel;
+  };
+  for (const Tile& t : {Tile{32, 4, "spu_stencil_gpu"}, Tile{16, 2, "spu_stencil_gpu_b16_s2"},
+                        Tile{16, 4, "spu_stencil_gpu_b16_s4"}, Tile{32, 2, "spu_stencil_gpu_b32_s2"},
+                        Tile{32, 8, "spu_stencil_gpu_b32_s8"}, Tile{64, 8, "spu_stencil_gpu_b64_s8"}}) {
+    const std::string what = "b " + std::to_string(t.b) + " subtile " + std::to_string(t.subtile);
+    const StencilRun r = run({"method=atomic", "n=72", "k=40", "b=" + std::to_string(t.b),
+                              "subtile=" + std::to_string(t.subtile)});
+    EXPECT_TRUE(r.check.passed) << what << ": " << r.check.detail;
+    ASSERT_EQ(r.stats.size(), 1u);
+    EXPECT_EQ(r.stats[0].kernel, t.kernel);
+    EXPECT_EQ(r.stats[0].ctas, ((72 + t.b - 1) / t.b) * ((72 + t.b - 1) / t.b)) << what;
+    const uint64_t n = 72, k = 40, cols = (n + t.b - 1) / t.b, nk = (k + t.b - 1) / t.b;
+    const uint64_t faces = 4 * n * k * cols + 2 * n * n;
+    const uint64_t sync = cols * cols + nk * cols * cols + nk * 2 * cols * (cols - 1);
+    EXPECT_EQ(offchip(r), faces + sync) << what;
+  }
 }
 
 // On the timing backend the CTAs run concurrently and really wait on each

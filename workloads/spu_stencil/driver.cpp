@@ -37,8 +37,10 @@ class SpuStencil : public Workload, public HasOutputs {
   std::vector<RunArg> run_args() const override {
     return {{"n", "N, the i and j extent (1..1024; default: the size's)"},
             {"k", "K, the k extent (1..4096; default: N, or 40 at the small size)"},
-            {"b", "tile side: SPU 1..64 (a b x b face of floats must fit spu.cb_bytes; default 32); GPU 32 only"},
-            {"subtile", "points per thread in i and j of the GPU kernels: 4 only (the SPU kernel has one thread per i)"},
+            {"b", "tile side: SPU 1..64 (a b x b face of floats must fit spu.cb_bytes; default 32); GPU 32, or with "
+                  "method=atomic 16, 32 or 64 (with subtile: (32,4) (16,2) (16,4) (32,2) (32,8) (64,8))"},
+            {"subtile", "points per thread in i and j of the GPU kernels (default 4; CTA of b/subtile x b/subtile "
+                        "threads); not on the SPU (one thread per i)"},
             {"p", "SPU grid side: must equal spu.grid_size (checked; set it with -p spu.grid_size)"},
             {"sync", "SPU synchronisation: local (producer-consumer, default) or global"},
             {"method", "GPU version: diag (one launch per column anti-diagonal, default) or atomic "
@@ -87,7 +89,7 @@ class SpuStencil : public Workload, public HasOutputs {
         dev.load_module_string(embedded_ptx("spu_stencil"), "spu_stencil.ptx");
     if (spu_) return {run_spu(dev, mod, uint32_t(ceil_div(n_, tile_)), *dev.options().config)};
     const int32_t cols = int32_t(ceil_div(n_, kTile));
-    if (atomic_) return {run_atomic(dev, mod, uint32_t(cols))};
+    if (atomic_) return {run_atomic(dev, mod)};
     std::vector<LaunchStats> stats;
     for (int32_t d = 0; d <= 2 * (cols - 1); ++d) {
       const int32_t first_i = std::max(0, d - (cols - 1));
@@ -132,17 +134,18 @@ class SpuStencil : public Workload, public HasOutputs {
 
   // The GPU baseline (note §4.3): one launch of cols^2 CTAs that take their
   // column by ticket and wait on their producers' per-k-tile flags.
-  LaunchStats run_atomic(Device& dev, ModuleHandle mod, uint32_t cols) {
+  LaunchStats run_atomic(Device& dev, ModuleHandle mod) {
+    const uint32_t cols = uint32_t(ceil_div(n_, tile_));
     const std::vector<uint32_t> zeros(size_t(cols) * cols + 1, 0);
     if (!d_sync_) d_sync_ = dev.malloc(zeros.size() * sizeof(uint32_t));
     dev.memcpy_to_device(d_sync_, zeros.data(), zeros.size() * sizeof(uint32_t));
     LaunchConfig cfg;
-    cfg.block = Dim3(kThreadsSide, kThreadsSide);
+    cfg.block = Dim3(tile_ / subtile_, tile_ / subtile_);
     cfg.grid = Dim3(cols * cols);
     KernelArgs args;
     args.add(d_a_).add(d_fx_).add(d_fy_).add(d_out_).add(int32_t(n_)).add(int32_t(k_)).add(d_sync_)
         .add(DevicePtr(d_sync_ + sizeof(uint32_t)));
-    return dev.launch(mod, "spu_stencil_gpu", cfg, args);
+    return dev.launch(mod, gpu_kernel(tile_, subtile_), cfg, args);
   }
 
   // Run arguments (run_args()): values, then what the platform can run.
@@ -180,19 +183,23 @@ class SpuStencil : public Workload, public HasOutputs {
     only_on("p", spu_, spu_only);
     only_on("method", !spu_, gpu_only);
     only_on("subtile", !spu_, "applies to the GPU kernels only: the SPU kernel gives each thread one local i");
-    if (!spu_ && b != kTile)
-      throw Error(ErrorKind::Config, "--arg b=" + std::to_string(b) + ": the GPU kernels are compiled for 32^3 tiles "
-                                     "(TB in workloads/spu_stencil/kernel.cu); b = 32 only");
-    if (subtile != kSubtile)
-      throw Error(ErrorKind::Config, "--arg subtile=" + std::to_string(subtile) + ": the GPU kernels are compiled "
-                                     "for 4 x 4 sub-columns per thread (TS in kernel.cu); subtile = 4 only");
+    atomic_ = args_.count("method") && args_.at("method") == "atomic";
+    if (!spu_ && !atomic_ && (b != kTile || subtile != kSubtile))
+      throw Error(ErrorKind::Config, "--arg b=" + std::to_string(b) + " subtile=" + std::to_string(subtile) +
+                                         ": the per-diagonal kernel (method=diag) is compiled for b = 32, subtile 4 "
+                                         "only; other tiles run with --arg method=atomic");
+    if (!spu_ && atomic_ && gpu_kernel(b, subtile) == nullptr)
+      throw Error(ErrorKind::Config, "--arg b=" + std::to_string(b) + " subtile=" + std::to_string(subtile) +
+                                         ": spu_stencil_gpu is compiled for (b, subtile) in " + gpu_tiles() +
+                                         " only (kernel.cu; a b x b face staged twice plus the sub-tile edges must "
+                                         "fit 48 KB of shared memory)");
     if (spu_ && p != 0 && p != dev.options().config->u32("spu.grid_size"))
       throw Error(ErrorKind::Config, "--arg p=" + std::to_string(p) + " but spu.grid_size = " +
                                          std::to_string(dev.options().config->u32("spu.grid_size")) +
                                          ": set the grid with -p spu.grid_size=" + std::to_string(p) +
                                          " -p gpu.num_sms=" + std::to_string(p * p));
     tile_ = b;
-    atomic_ = args_.count("method") && args_.at("method") == "atomic";
+    subtile_ = subtile;
   }
 
   CheckResult check(Device& dev) override {
@@ -251,7 +258,8 @@ class SpuStencil : public Workload, public HasOutputs {
                 std::to_string(n_) + "x" + std::to_string(k_) + ", " +
                 (spu_ ? std::string(global_sync_ ? "SPU, global bar.blocksync" : "SPU, producer-consumer bar.blocksync") +
                             (tile_ != kTile ? ", b = " + std::to_string(tile_) : std::string()) + ")"
-                      : atomic_ ? std::string("one launch, atomic flags)")
+                      : atomic_ ? "one launch, atomic flags, b = " + std::to_string(tile_) + ", subtile " +
+                                      std::to_string(subtile_) + ")"
                                 : std::to_string(2 * ceil_div(n_, kTile) - 1) + " diagonal launches)");
     return r;
   }
@@ -266,7 +274,26 @@ class SpuStencil : public Workload, public HasOutputs {
   static constexpr uint32_t kTile = 32;
   static constexpr uint32_t kThreadsSide = 8;  // = TT in kernel.cu (TB / TS)
   static constexpr uint32_t kSubtile = 4;      // = TS in kernel.cu
-  uint32_t n_ = 0, k_ = 0, tile_ = kTile;
+  // The GPU baseline's instances in kernel.cu (SPU_STENCIL_GPU): tile side,
+  // sub-tile side, kernel.
+  struct GpuTile {
+    uint32_t b, subtile;
+    const char* kernel;
+  };
+  static constexpr GpuTile kGpuTiles[] = {{32, 4, "spu_stencil_gpu"},         {16, 2, "spu_stencil_gpu_b16_s2"},
+                                          {16, 4, "spu_stencil_gpu_b16_s4"},  {32, 2, "spu_stencil_gpu_b32_s2"},
+                                          {32, 8, "spu_stencil_gpu_b32_s8"},  {64, 8, "spu_stencil_gpu_b64_s8"}};
+  static const char* gpu_kernel(uint32_t b, uint32_t subtile) {
+    for (const GpuTile& t : kGpuTiles)
+      if (t.b == b && t.subtile == subtile) return t.kernel;
+    return nullptr;
+  }
+  static std::string gpu_tiles() {
+    std::string s;
+    for (const GpuTile& t : kGpuTiles) s += (s.empty() ? "" : ", ") + ("(" + std::to_string(t.b) + ", " + std::to_string(t.subtile) + ")");
+    return s;
+  }
+  uint32_t n_ = 0, k_ = 0, tile_ = kTile, subtile_ = kSubtile;
   bool spu_ = false, global_sync_ = false, atomic_ = false;  // how the last run() ran
   std::map<std::string, std::string> args_;
   std::vector<float> a_, b_, c_;

@@ -190,12 +190,9 @@ enum { SPU_NORTH = 0, SPU_WEST = 1, SPU_SOUTH = 2, SPU_EAST = 3 };
 
 // One b x b x b tile (k-tile kt) of SM (I, J): inputs from the north and west
 // CBs, outputs to the south and east CBs. PLANE(il, jl) holds H[i, j, k-1]
-// before and H[i, j, k] after plane k. It starts one row and one column into
-// the array: nvcc computes neighbour addresses as (element - 4 bytes) + 4,
-// which at the array's first element would wrap a 32-bit shared address
-// (fine on hardware; the functional engine does not wrap 32-bit address
-// arithmetic, see docs/spu.md).
-#define PLANE(il, jl) plane[((il) + 1) * (b + 1) + (jl) + 1]
+// before and H[i, j, k] after plane k, row il of b + 1 floats (the padding
+// keeps the threads' rows in different banks).
+#define PLANE(il, jl) plane[(il) * (b + 1) + (jl)]
 __device__ void spu_tile(float* plane, int b, int ni, int nj, int k0, int nkl) {
   const int t = threadIdx.x;
   for (int kl = 0; kl < nkl; ++kl) {
@@ -232,7 +229,7 @@ __device__ void spu_iu_face(unsigned dir, int lane, float* fx, float* fy, int b,
 
 extern "C" __global__ void spu_stencil_cb(const float* __restrict__ A, float* fx, float* fy,
                                           float* __restrict__ out, int N, int K, int global_sync) {
-  __shared__ float plane[66 * 65];  // PLANE(il, jl), b <= 64 (static: no module-scope declaration)
+  __shared__ float plane[64 * 65];  // PLANE(il, jl), b <= 64 (static: no module-scope declaration)
   const int b = blockDim.x, t = threadIdx.x;
   const int gx = gridDim.x, gy = gridDim.y;
   const int nk = (K + b - 1) / b;
@@ -266,17 +263,21 @@ extern "C" __global__ void spu_stencil_cb(const float* __restrict__ A, float* fx
   const int i = I * b + t;
   for (int jl = 0; jl < nj; ++jl) PLANE(t, jl) = t < ni ? A[(size_t)i * N + J * b + jl] : 0.f;
   __syncthreads();
-  if (global_sync) {
-    for (int s = 0; s < steps; ++s) {
-      const int kt = s - (I + J + 1);
-      if (kt >= 0 && kt < nk) spu_tile(plane, b, ni, nj, kt * b, min(b, K - kt * b));
-      blocksync();
-    }
-  } else {
-    for (int kt = 0; kt < nk; ++kt) {
+  // One loop and one call of spu_tile for both schemes: nvcc compiles the
+  // tile once, so the schemes differ only in their synchronisation (two
+  // inlined copies came out with different instruction counts and
+  // instruction-cache footprints, which moved the cycles by more than the
+  // synchronisation did; docs/studies/spu.md).
+  for (int s = 0; s < (global_sync ? steps : nk); ++s) {
+    const int kt = global_sync ? s - (I + J + 1) : s;
+    if (!global_sync) {
       blocksync_north();
       blocksync_west();
-      spu_tile(plane, b, ni, nj, kt * b, min(b, K - kt * b));
+    }
+    if (kt >= 0 && kt < nk) spu_tile(plane, b, ni, nj, kt * b, min(b, K - kt * b));
+    if (global_sync) {
+      blocksync();
+    } else {
       blocksync_south();
       blocksync_east();
     }
@@ -300,37 +301,41 @@ extern "C" __global__ void spu_stencil_cb(const float* __restrict__ A, float* fx
 // are updated in place as in spu_stencil_diag: a row's consumer reads k-tile
 // kt of the producer's output only after the flag says it is there, and the
 // producer never writes that k-tile again.
-extern "C" __global__ void spu_stencil_gpu(const float* __restrict__ A, float* fx, float* fy,
-                                           float* __restrict__ out, int N, int K,
-                                           unsigned* ticket, unsigned* flags) {
-  __shared__ float west[TB][TB + 1];
-  __shared__ float north[TB][TB + 1];
-  __shared__ float edge_e[2][TT][TT][TS];
-  __shared__ float edge_s[2][TT][TT][TS];
-  __shared__ int column;
-
+//
+// Tile side GB and sub-tile side GS are template parameters (CTA of
+// GB/GS x GB/GS threads); the kernels below instantiate the pairs whose
+// shared memory fits 48 KB, spu_stencil_gpu being Table 6.2's b = 32,
+// sub-tile 4. The shared arrays are declared by each kernel (static
+// function-scope arrays of a template would be module-scope in the PTX).
+template <int GB, int GS>
+__device__ __forceinline__ void stencil_gpu(const float* __restrict__ A, float* fx, float* fy,
+                                            float* __restrict__ out, int N, int K, unsigned* ticket,
+                                            unsigned* flags, float (*west)[GB + 1], float (*north)[GB + 1],
+                                            float (*edge_e)[GB / GS][GB / GS][GS],
+                                            float (*edge_s)[GB / GS][GB / GS][GS], int* column) {
+  constexpr int GT = GB / GS;  // threads per CTA side
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int tid = ty * TT + tx;
-  const int cols = (N + TB - 1) / TB;
-  if (tid == 0) column = int(atomicAdd(ticket, 1u));
+  const int tid = ty * GT + tx;
+  const int cols = (N + GB - 1) / GB;
+  if (tid == 0) *column = int(atomicAdd(ticket, 1u));
   __syncthreads();
-  const int I = column % cols, J = column / cols;
-  const int i0 = I * TB + tx * TS;
-  const int j0 = J * TB + ty * TS;
-  const int le = min(TB - 1, N - 1 - I * TB);
-  const int lf = min(TB - 1, N - 1 - J * TB);
+  const int I = *column % cols, J = *column / cols;
+  const int i0 = I * GB + tx * GS;
+  const int j0 = J * GB + ty * GS;
+  const int le = min(GB - 1, N - 1 - I * GB);
+  const int lf = min(GB - 1, N - 1 - J * GB);
 
-  float prev[TS][TS];
+  float prev[GS][GS];
 #pragma unroll
-  for (int a = 0; a < TS; ++a)
+  for (int a = 0; a < GS; ++a)
 #pragma unroll
-    for (int b = 0; b < TS; ++b) {
+    for (int b = 0; b < GS; ++b) {
       const int i = i0 + a, j = j0 + b;
       prev[a][b] = (i < N && j < N) ? A[(size_t)i * N + j] : 0.f;
     }
 
-  for (int k0 = 0; k0 < K; k0 += TB) {
-    const unsigned need = unsigned(k0 / TB + 1);
+  for (int k0 = 0; k0 < K; k0 += GB) {
+    const unsigned need = unsigned(k0 / GB + 1);
     if (tid == 0) {
       if (I > 0)
         while (atomicAdd(&flags[J * cols + I - 1], 0u) < need) {
@@ -340,28 +345,28 @@ extern "C" __global__ void spu_stencil_gpu(const float* __restrict__ A, float* f
         }
     }
     __syncthreads();
-    for (int e = tid; e < TB * TB; e += TT * TT) {
-      const int r = e / TB, c = e % TB;
-      const int jj = J * TB + r, ii = I * TB + r, kk = k0 + c;
+    for (int e = tid; e < GB * GB; e += GT * GT) {
+      const int r = e / GB, c = e % GB;
+      const int jj = J * GB + r, ii = I * GB + r, kk = k0 + c;
       west[r][c] = (jj < N && kk < K) ? fx[(size_t)jj * K + kk] : 0.f;
       north[r][c] = (ii < N && kk < K) ? fy[(size_t)ii * K + kk] : 0.f;
     }
     __syncthreads();
 
-    for (int s = 0; s < 2 * (TT - 1) + TB; ++s) {
+    for (int s = 0; s < 2 * (GT - 1) + GB; ++s) {
       const int kl = s - tx - ty;
-      if (kl >= 0 && kl < TB && k0 + kl < K) {
+      if (kl >= 0 && kl < GB && k0 + kl < K) {
         const int p = s & 1, q = p ^ 1;
-        float w[TS], n[TS];
+        float w[GS], n[GS];
 #pragma unroll
-        for (int b = 0; b < TS; ++b) w[b] = tx == 0 ? west[ty * TS + b][kl] : edge_e[q][tx - 1][ty][b];
+        for (int b = 0; b < GS; ++b) w[b] = tx == 0 ? west[ty * GS + b][kl] : edge_e[q][tx - 1][ty][b];
 #pragma unroll
-        for (int a = 0; a < TS; ++a) n[a] = ty == 0 ? north[tx * TS + a][kl] : edge_s[q][tx][ty - 1][a];
+        for (int a = 0; a < GS; ++a) n[a] = ty == 0 ? north[tx * GS + a][kl] : edge_s[q][tx][ty - 1][a];
 #pragma unroll
-        for (int a = 0; a < TS; ++a) {
+        for (int a = 0; a < GS; ++a) {
           float left = n[a];
 #pragma unroll
-          for (int b = 0; b < TS; ++b) {
+          for (int b = 0; b < GS; ++b) {
             const float up = a == 0 ? w[b] : prev[a - 1][b];
             const float h = (up + left + prev[a][b]) * (1.0f / 3.0f);
             prev[a][b] = h;
@@ -369,28 +374,28 @@ extern "C" __global__ void spu_stencil_gpu(const float* __restrict__ A, float* f
           }
         }
 #pragma unroll
-        for (int b = 0; b < TS; ++b) edge_e[p][tx][ty][b] = prev[TS - 1][b];
+        for (int b = 0; b < GS; ++b) edge_e[p][tx][ty][b] = prev[GS - 1][b];
 #pragma unroll
-        for (int a = 0; a < TS; ++a) edge_s[p][tx][ty][a] = prev[a][TS - 1];
+        for (int a = 0; a < GS; ++a) edge_s[p][tx][ty][a] = prev[a][GS - 1];
 #pragma unroll
-        for (int a = 0; a < TS; ++a)
-          if (tx * TS + a == le) {
+        for (int a = 0; a < GS; ++a)
+          if (tx * GS + a == le) {
 #pragma unroll
-            for (int b = 0; b < TS; ++b) west[ty * TS + b][kl] = prev[a][b];
+            for (int b = 0; b < GS; ++b) west[ty * GS + b][kl] = prev[a][b];
           }
 #pragma unroll
-        for (int b = 0; b < TS; ++b)
-          if (ty * TS + b == lf) {
+        for (int b = 0; b < GS; ++b)
+          if (ty * GS + b == lf) {
 #pragma unroll
-            for (int a = 0; a < TS; ++a) north[tx * TS + a][kl] = prev[a][b];
+            for (int a = 0; a < GS; ++a) north[tx * GS + a][kl] = prev[a][b];
           }
       }
       __syncthreads();
     }
 
-    for (int e = tid; e < TB * TB; e += TT * TT) {
-      const int r = e / TB, c = e % TB;
-      const int jj = J * TB + r, ii = I * TB + r, kk = k0 + c;
+    for (int e = tid; e < GB * GB; e += GT * GT) {
+      const int r = e / GB, c = e % GB;
+      const int jj = J * GB + r, ii = I * GB + r, kk = k0 + c;
       if (jj < N && kk < K) fx[(size_t)jj * K + kk] = west[r][c];
       if (ii < N && kk < K) fy[(size_t)ii * K + kk] = north[r][c];
     }
@@ -400,10 +405,30 @@ extern "C" __global__ void spu_stencil_gpu(const float* __restrict__ A, float* f
   }
 
 #pragma unroll
-  for (int a = 0; a < TS; ++a)
+  for (int a = 0; a < GS; ++a)
 #pragma unroll
-    for (int b = 0; b < TS; ++b) {
+    for (int b = 0; b < GS; ++b) {
       const int i = i0 + a, j = j0 + b;
       if (i < N && j < N) out[(size_t)i * N + j] = prev[a][b];
     }
 }
+
+#define SPU_STENCIL_GPU(NAME, GB, GS)                                                                     \
+  extern "C" __global__ void NAME(const float* __restrict__ A, float* fx, float* fy,                      \
+                                  float* __restrict__ out, int N, int K, unsigned* ticket,                \
+                                  unsigned* flags) {                                                      \
+    __shared__ float west[GB][GB + 1];                                                                    \
+    __shared__ float north[GB][GB + 1];                                                                   \
+    __shared__ float edge_e[2][GB / GS][GB / GS][GS];                                                     \
+    __shared__ float edge_s[2][GB / GS][GB / GS][GS];                                                     \
+    __shared__ int column;                                                                                \
+    stencil_gpu<GB, GS>(A, fx, fy, out, N, K, ticket, flags, west, north, edge_e, edge_s, &column);      \
+  }
+
+// Keep in step with kGpuTiles in driver.cpp.
+SPU_STENCIL_GPU(spu_stencil_gpu, 32, 4)
+SPU_STENCIL_GPU(spu_stencil_gpu_b16_s2, 16, 2)
+SPU_STENCIL_GPU(spu_stencil_gpu_b16_s4, 16, 4)
+SPU_STENCIL_GPU(spu_stencil_gpu_b32_s2, 32, 2)
+SPU_STENCIL_GPU(spu_stencil_gpu_b32_s8, 32, 8)
+SPU_STENCIL_GPU(spu_stencil_gpu_b64_s8, 64, 8)
