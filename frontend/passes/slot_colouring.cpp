@@ -69,13 +69,17 @@ PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets, 
     for (uint32_t v : set)
       if (member[v]) ++occurrences[v];
   }
-  auto weight = [&](uint32_t v) { return v < accesses.size() ? accesses[v] : 0.0; };
+  // A variable's accesses per slot it takes, and the slots it frees from
+  // over-limit live sets: with widths 1 these are the accesses and the
+  // occurrences; a 64-bit value's two slots count as two.
+  auto weight = [&](uint32_t v) { return (v < accesses.size() ? accesses[v] : 0.0) / width_of(widths, v); };
+  auto relief = [&](uint32_t v) { return occurrences[v] * width_of(widths, v); };
   // Does v leave before `pick`? Only variables of an over-limit live set
   // are eliminated (a set still above the limit was above it at the start).
   auto before = [&](uint32_t v, uint32_t pick) {
     if (pick == n) return true;
     if (priority == PrunePriority::Accesses && weight(v) != weight(pick)) return weight(v) < weight(pick);
-    return occurrences[v] > occurrences[pick];
+    return relief(v) > relief(pick);
   };
   // Step 3: eliminate the first by priority until the largest live set fits.
   while (max_live(live_sets, member, widths) > slots) {

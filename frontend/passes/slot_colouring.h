@@ -32,7 +32,9 @@
 //                    seed's highest-degree-first order.
 //   widths           a variable may need 2 slots (a 64-bit value in two
 //                    4-byte rows, docs/unified-allocation.md): live sets
-//                    then count 2 for it, pruning removes both at once, and
+//                    then count 2 for it, pruning removes both at once (its
+//                    priority measured per slot: over-limit occurrences x
+//                    width, accesses / width), and
 //                    colouring gives it two distinct slots free of every
 //                    neighbour's (any two: the rows need not be adjacent),
 //                    or none (demoted whole). Empty widths: all 1.

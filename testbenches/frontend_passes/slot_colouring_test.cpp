@@ -163,6 +163,22 @@ TEST(SlotColouring, AWideVariableCountsTwoAndTakesTwoSlotsOrNone) {
   EXPECT_FALSE(r2.pruned.empty());
 }
 
+// The priorities per slot: a 64-bit value frees two slots of every
+// over-limit set it is in, and its accesses are spread over two slots.
+TEST(SlotColouring, PruningPrioritiesCountAWideVariablePerSlot) {
+  const std::vector<std::vector<uint32_t>> sets = {{0, 1}};  // 1 + 2 words, 2 slots
+  const std::vector<uint8_t> w = {1, 2};
+  // Both in the one over-limit set: the wide one frees two slots (by
+  // occurrences alone the tie would evict 0, the lowest id).
+  EXPECT_EQ(prune_to_slots(sets, {0, 1}, 2, PrunePriority::LiveSets, {}, w).pruned, std::vector<uint32_t>({1}));
+  // 5 accesses in two slots (2.5 per slot) against 3 in one: the wide one
+  // leaves (by accesses alone 0 would).
+  EXPECT_EQ(prune_to_slots(sets, {0, 1}, 2, PrunePriority::Accesses, {3.0, 5.0}, w).pruned,
+            std::vector<uint32_t>({1}));
+  EXPECT_EQ(prune_to_slots(sets, {0, 1}, 2, PrunePriority::Accesses, {3.0, 7.0}, w).pruned,
+            std::vector<uint32_t>({0}));
+}
+
 TEST(SlotColouring, WideVariablesOnRandomLiveSetsNeverShareAWordWithALiveNeighbour) {
   std::mt19937 rng(19);
   uint32_t wide_coloured = 0;
