@@ -25,7 +25,9 @@ std::string SharedSlotPlacement::summary() const {
        std::to_string(shared_slots) + " shared slots (" + std::to_string(bytes) + " bytes at " + std::to_string(base) +
        ", " + std::to_string(shared_accesses) + " accesses), " + std::to_string(local_slots) +
        " slots left in local memory";
-  if (wide_dropped) s += " (8-byte slots kept local: their halves' registers push the colouring above R)";
+  if (wide_dropped)
+    s += wide_over_r ? " (8-byte slots kept local: their halves' registers push the colouring above R)"
+                     : " (8-byte slots kept local: with them fewer weighted accesses move to shared memory)";
   return s;
 }
 
@@ -275,8 +277,8 @@ SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const Lau
   const std::vector<std::vector<uint32_t>> sets = slot_live_sets(fn, use, def, k);
   std::vector<uint32_t> candidates(k);
   for (uint32_t i = 0; i < k; ++i) candidates[i] = i;
-  const PruneResult pruned =
-      prune_to_slots(sets, candidates, p.slots_per_thread, o.priority, access_weights(fn, accesses, id, k), widths);
+  const std::vector<double> weights = access_weights(fn, accesses, id, k);
+  const PruneResult pruned = prune_to_slots(sets, candidates, p.slots_per_thread, o.priority, weights, widths);
   p.max_live = pruned.max_live_before;
   const SlotColouring colours = colour_slots(SlotGraph::from_live_sets(k, sets), pruned.kept, p.slots_per_thread,
                                              SlotOrder::MaxCardinality, widths);
@@ -284,6 +286,7 @@ SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const Lau
   for (uint32_t i = 0; i < k; ++i) {
     p.shared_values += colours.slot[i] != kLocalSlot ? 1 : 0;
     p.wide_values += colours.slot[i] != kLocalSlot && widths[i] == 2 ? 1 : 0;
+    p.moved_weight += colours.slot[i] != kLocalSlot ? weights[i] : 0.0;
   }
 
   // Rewrite a copy; keep it only when the count stays within R.
@@ -326,6 +329,7 @@ SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const Lau
     p.shared_accesses = 0;
     p.wide_tried = p.wide_values != 0;
     p.shared_values = p.wide_values = 0;
+    p.moved_weight = 0.0;
     return p;
   }
   p.shared_slots = colours.slots_used;
@@ -344,13 +348,24 @@ SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const Lau
 
 SharedSlotPlacement place_shared_slots_kernel(ir::Module& module, ir::Function& fn, const LaunchShape& shape,
                                               const SharedSlotOptions& options) {
-  SharedSlotPlacement p = place_kernel(module, fn, shape, options, true);
-  if (p.kept_local && p.wide_tried) {
-    // The halves' temporaries (or the 8-byte values' other colouring) push
-    // the count above R: place only the 4- and 2-byte slots.
-    p = place_kernel(module, fn, shape, options, false);
-    p.wide_dropped = true;
+  // With and without the 8-byte slots as candidates: their words change
+  // the over-limit live sets, hence the pruning of the 4-byte ones too. Keep
+  // the placement that moves more local accesses (weighted 10x per loop
+  // level) to shared memory; on a tie, or when the halves' temporaries push
+  // the count above R, the one without (fewer instructions).
+  ir::Function wide_fn = fn;
+  SharedSlotPlacement p = place_kernel(module, wide_fn, shape, options, true);
+  if (p.wide_candidates != 0) {
+    ir::Function narrow_fn = fn;
+    SharedSlotPlacement q = place_kernel(module, narrow_fn, shape, options, false);
+    if (p.kept_local || (q.shared_values != 0 && q.moved_weight >= p.moved_weight)) {
+      q.wide_dropped = p.wide_tried || p.wide_values != 0;
+      q.wide_over_r = p.kept_local;
+      p = q;
+      wide_fn = std::move(narrow_fn);
+    }
   }
+  fn = std::move(wide_fn);
   ir::FunctionAnalysis& a = fn.analysis;
   if (p.shared_values != 0) a.regs_per_thread = a.allocator_regs_per_thread;
   if (a.regs_source == ir::RegisterCountSource::UnifiedAlloc) a.regs_source_detail += "; " + p.summary();

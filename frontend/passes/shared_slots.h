@@ -42,11 +42,14 @@
 //   4. the kernel's static_shared_bytes grows so that static + dynamic
 //      covers the slots: both backends allocate them and CTA admission sees
 //      them.
-// When the pointer makes the colouring exceed R (the allocation reserved a
-// register for it, but a greedy colouring is not monotonic, and the halves
-// of 64-bit values add registers) the placement is tried again with the
-// 4- and 2-byte slots only (wide_dropped), and if that exceeds R too it is
-// not applied (kept_local).
+// Steps 1-4 run with and without the 8-byte slots as candidates (their
+// words change which live sets are over the limit, hence the pruning of the
+// others); the placement that moves more local accesses to shared memory
+// (weighted 10x per loop level) is kept, the one without on a tie or when
+// the halves' temporaries push the count above R (wide_dropped). When the
+// pointer makes the colouring exceed R (the allocation reserved a register
+// for it, but a greedy colouring is not monotonic) the placement is not
+// applied (kept_local).
 #pragma once
 
 #include <cstdint>
@@ -89,7 +92,9 @@ struct SharedSlotPlacement {
   uint64_t bytes = 0;              // slots x threads x 4
   bool kept_local = false;         // the pointer did not fit R
   bool wide_tried = false;         // kept_local with 8-byte values placed
-  bool wide_dropped = false;       // placed without the 8-byte slots (they pushed the count above R)
+  bool wide_dropped = false;       // placed without the 8-byte slots, which would have been placed
+  bool wide_over_r = false;        // because they pushed the count above R (else: fewer accesses moved)
+  double moved_weight = 0.0;       // local accesses moved, 10x per loop level (the choice with / without 8-byte)
   std::string summary() const;
 };
 
