@@ -22,6 +22,7 @@ std::string spill_comment(const ir::Function& f, uint32_t pc) {
     case frontend::passes::kInsertedSpillLoad: return "unified_alloc: spill load";
     case frontend::passes::kInsertedSpillStore: return "unified_alloc: spill store";
     case frontend::passes::kInsertedSpillSetup: return "unified_alloc: slot pointer";
+    case frontend::passes::kInsertedSpillPack: return "unified_alloc: 64-bit value halves";
     default: return "";
   }
 }

@@ -20,9 +20,14 @@ std::string SharedSlotPlacement::summary() const {
   if (kept_local) return s + "the slot pointer does not fit the budget, spills stay in local memory";
   s += std::to_string(slots_per_thread) + " per thread keep " + std::to_string(target_threads) +
        " resident threads per SM; " + std::to_string(shared_values) + " of " + std::to_string(candidates) +
-       " 4-byte local slots (max-live " + std::to_string(max_live) + ") in " + std::to_string(shared_slots) +
-       " shared slots (" + std::to_string(bytes) + " bytes at " + std::to_string(base) + ", " +
-       std::to_string(shared_accesses) + " accesses), " + std::to_string(local_slots) + " slots left in local memory";
+       " local slots (" + std::to_string(wide_values) + " of " + std::to_string(wide_candidates) +
+       " 8-byte ones, two shared slots each; max-live " + std::to_string(max_live) + " words) in " +
+       std::to_string(shared_slots) + " shared slots (" + std::to_string(bytes) + " bytes at " + std::to_string(base) +
+       ", " + std::to_string(shared_accesses) + " accesses), " + std::to_string(local_slots) +
+       " slots left in local memory";
+  if (wide_dropped)
+    s += wide_over_r ? " (8-byte slots kept local: their halves' registers push the colouring above R)"
+                     : " (8-byte slots kept local: with them fewer weighted accesses move to shared memory)";
   return s;
 }
 
@@ -183,24 +188,77 @@ std::vector<double> access_weights(const ir::Function& fn, const std::vector<Slo
   return w;
 }
 
+// The instructions replacing one spill access of an 8-byte slot held in the
+// shared slots (row0, row1) (byte offsets from the pointer): a load becomes
+// two ld.shared.b32 of the halves and mov.b64 t, {lo, hi}; a store
+// mov.b64 {lo, hi}, t and two st.shared.b32. lo and hi are new 32-bit
+// registers (the colouring counts them).
+void rewrite_wide_access(ir::Function& copy, FunctionRewriter& rw, const SlotAccess& a, uint32_t sp, int64_t row0,
+                         int64_t row1, std::vector<uint32_t>* packs) {
+  const ir::Instruction orig = copy.insts[a.pc];
+  const ir::Operand value = orig.ops[a.store ? 1 : 0];
+  uint32_t half[2];
+  for (uint32_t& h : half) {
+    h = static_cast<uint32_t>(copy.regs.size());
+    copy.regs.push_back({"%ua_h" + std::to_string(h), ir::DataType::B32, 1});
+  }
+  auto access = [&](uint32_t h, int64_t row) {
+    ir::Instruction m = orig;
+    m.type = ir::DataType::B32;
+    m.space = ir::StateSpace::Shared;
+    ir::Operand addr = orig.ops[a.store ? 0 : 1];
+    addr.base = ir::OperandKind::Reg;
+    addr.reg = sp;
+    addr.var = 0;
+    addr.offset = row;
+    m.ops = a.store ? std::vector<ir::Operand>{addr, reg_op(half[h])} : std::vector<ir::Operand>{reg_op(half[h]), addr};
+    return m;
+  };
+  ir::Instruction mov;
+  mov.op = ir::Opcode::Mov;
+  mov.type = ir::DataType::B64;
+  ir::Operand halves;
+  halves.kind = ir::OperandKind::Vector;
+  halves.elems = {reg_op(half[0]), reg_op(half[1])};
+  mov.ops = a.store ? std::vector<ir::Operand>{halves, value} : std::vector<ir::Operand>{value, halves};
+  mov.loc = orig.loc;
+  mov.text = orig.text + " (halves)";
+  if (a.store) {
+    rw.insert_before(a.pc, std::move(mov), kInsertedSpillPack);
+    rw.insert_before(a.pc, access(0, row0), kInsertedSpillStore);
+    rw.replace(a.pc, access(1, row1));
+  } else {
+    rw.insert_before(a.pc, access(0, row0), kInsertedSpillLoad);
+    rw.insert_before(a.pc, access(1, row1), kInsertedSpillLoad);
+    rw.replace(a.pc, std::move(mov));
+    packs->push_back(a.pc);  // the original load's place holds the mov
+  }
+}
+
+// `wide`: 8-byte slots are candidates too (two shared slots each).
 SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const LaunchShape& shape,
-                                 const SharedSlotOptions& o) {
+                                 const SharedSlotOptions& o, bool wide) {
   SharedSlotPlacement p;
   p.kernel = fn.name;
   p.threads = shape.threads();
   const std::vector<SlotAccess> accesses = slot_accesses(module, fn);
   if (accesses.empty()) return p;
 
-  // Candidates: the distinct 4- and 2-byte local slots.
+  // Candidates: the distinct local slots (8-byte ones only when `wide`).
   std::map<int64_t, uint32_t> id;
   std::map<int64_t, uint32_t> all;  // every local slot, for the count left local
   for (const SlotAccess& a : accesses) {
     all.emplace(a.offset, a.bytes);
-    if (a.bytes <= 4) id.emplace(a.offset, 0);
+    if (a.bytes <= 4 || wide) id.emplace(a.offset, 0);
   }
   uint32_t k = 0;
-  for (auto& [off, i] : id) i = k++;
-  p.candidates = k;
+  std::vector<uint8_t> widths;
+  for (auto& [off, i] : id) {
+    i = k++;
+    widths.push_back(all[off] == 8 ? 2 : 1);
+  }
+  p.candidates = static_cast<uint32_t>(all.size());
+  for (const auto& [off, bytes] : all) p.wide_candidates += bytes == 8 ? 1 : 0;
 
   const uint64_t user = uint64_t(fn.static_shared_bytes) + shape.dynamic_shared_bytes;
   p.base = align_up(user, 4);
@@ -219,11 +277,17 @@ SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const Lau
   const std::vector<std::vector<uint32_t>> sets = slot_live_sets(fn, use, def, k);
   std::vector<uint32_t> candidates(k);
   for (uint32_t i = 0; i < k; ++i) candidates[i] = i;
-  const PruneResult pruned =
-      prune_to_slots(sets, candidates, p.slots_per_thread, o.priority, access_weights(fn, accesses, id, k));
+  const std::vector<double> weights = access_weights(fn, accesses, id, k);
+  const PruneResult pruned = prune_to_slots(sets, candidates, p.slots_per_thread, o.priority, weights, widths);
   p.max_live = pruned.max_live_before;
-  const SlotColouring colours = colour_slots(SlotGraph::from_live_sets(k, sets), pruned.kept, p.slots_per_thread);
+  const SlotColouring colours = colour_slots(SlotGraph::from_live_sets(k, sets), pruned.kept, p.slots_per_thread,
+                                             SlotOrder::MaxCardinality, widths);
   if (colours.slots_used == 0) return p;
+  for (uint32_t i = 0; i < k; ++i) {
+    p.shared_values += colours.slot[i] != kLocalSlot ? 1 : 0;
+    p.wide_values += colours.slot[i] != kLocalSlot && widths[i] == 2 ? 1 : 0;
+    p.moved_weight += colours.slot[i] != kLocalSlot ? weights[i] : 0.0;
+  }
 
   // Rewrite a copy; keep it only when the count stays within R.
   ir::Function copy = fn;
@@ -231,34 +295,44 @@ SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const Lau
   const std::vector<ir::Instruction> setup = pointer_setup(copy, shape, p.base, &sp);
   FunctionRewriter rw(copy);
   for (const ir::Instruction& inst : setup) rw.insert_before(0, inst, kInsertedSpillSetup);
+  std::vector<uint32_t> packs;
+  const int64_t row = int64_t(p.threads) * 4;
   for (const SlotAccess& a : accesses) {
     auto it = id.find(a.offset);
     if (it == id.end() || colours.slot[it->second] == kLocalSlot) continue;
+    if (a.bytes == 8) {
+      rewrite_wide_access(copy, rw, a, sp, colours.slot[it->second] * row, colours.slot2[it->second] * row, &packs);
+      p.shared_accesses += 2;
+      continue;
+    }
     ir::Instruction inst = copy.insts[a.pc];
     ir::Operand& addr = inst.ops[a.store ? 0 : 1];
     inst.space = ir::StateSpace::Shared;
     addr.base = ir::OperandKind::Reg;
     addr.reg = sp;
     addr.var = 0;
-    addr.offset = int64_t(colours.slot[it->second]) * p.threads * 4;
+    addr.offset = colours.slot[it->second] * row;
     rw.replace(a.pc, std::move(inst));
     ++p.shared_accesses;
   }
-  const std::vector<uint8_t>& old_marks = *fn.annotations.find<uint8_t>(kUnifiedAllocColumn);
+  std::vector<uint8_t> old_marks = *fn.annotations.find<uint8_t>(kUnifiedAllocColumn);
+  for (uint32_t pc : packs) old_marks[pc] = kInsertedSpillPack;
   std::vector<uint8_t> marks = rw.apply(copy);
-  // Original instructions keep their unified_alloc marks (the setup comes first).
-  for (size_t i = setup.size(), j = 0; i < marks.size() && j < old_marks.size(); ++i, ++j)
-    if (marks[i] == kOriginal) marks[i] = old_marks[j];
+  // Original instructions keep their unified_alloc marks, in order.
+  for (size_t i = 0, j = 0; i < marks.size() && j < old_marks.size(); ++i)
+    if (marks[i] == kOriginal) marks[i] = old_marks[j++];
   copy.annotations = ir::InstructionAnnotations{};
   copy.annotations.attach(kUnifiedAllocColumn, std::move(marks), copy.insts.size());
   analysis::analyze_one(copy);
   if (copy.analysis.allocator_regs_per_thread > o.registers) {
     p.kept_local = true;
     p.shared_accesses = 0;
+    p.wide_tried = p.wide_values != 0;
+    p.shared_values = p.wide_values = 0;
+    p.moved_weight = 0.0;
     return p;
   }
   p.shared_slots = colours.slots_used;
-  for (uint32_t i = 0; i < k; ++i) p.shared_values += colours.slot[i] != kLocalSlot ? 1 : 0;
   p.local_slots -= p.shared_values;
   p.bytes = uint64_t(p.shared_slots) * p.threads * 4;
   // static + dynamic covers the slots; the dynamic part stays where the
@@ -274,7 +348,24 @@ SharedSlotPlacement place_kernel(ir::Module& module, ir::Function& fn, const Lau
 
 SharedSlotPlacement place_shared_slots_kernel(ir::Module& module, ir::Function& fn, const LaunchShape& shape,
                                               const SharedSlotOptions& options) {
-  SharedSlotPlacement p = place_kernel(module, fn, shape, options);
+  // With and without the 8-byte slots as candidates: their words change
+  // the over-limit live sets, hence the pruning of the 4-byte ones too. Keep
+  // the placement that moves more local accesses (weighted 10x per loop
+  // level) to shared memory; on a tie, or when the halves' temporaries push
+  // the count above R, the one without (fewer instructions).
+  ir::Function wide_fn = fn;
+  SharedSlotPlacement p = place_kernel(module, wide_fn, shape, options, true);
+  if (p.wide_candidates != 0) {
+    ir::Function narrow_fn = fn;
+    SharedSlotPlacement q = place_kernel(module, narrow_fn, shape, options, false);
+    if (p.kept_local || (q.shared_values != 0 && q.moved_weight >= p.moved_weight)) {
+      q.wide_dropped = p.wide_tried || p.wide_values != 0;
+      q.wide_over_r = p.kept_local;
+      p = q;
+      wide_fn = std::move(narrow_fn);
+    }
+  }
+  fn = std::move(wide_fn);
   ir::FunctionAnalysis& a = fn.analysis;
   if (p.shared_values != 0) a.regs_per_thread = a.allocator_regs_per_thread;
   if (a.regs_source == ir::RegisterCountSource::UnifiedAlloc) a.regs_source_detail += "; " + p.summary();
@@ -323,7 +414,7 @@ SharedAllocation unified_allocate_shared_kernel(ir::Module& module, uint32_t fi,
         return r;
       }
       r.fallback = r.placement.kept_local ? "the slot pointer pushes the colouring above R"
-                                          : "no 4- or 2-byte spill slot to place";
+                                          : "no spill slot fits the shared slots (an 8-byte one needs two)";
     }
     r.placement = SharedSlotPlacement{};
   }

@@ -14,16 +14,17 @@
 //      the slot pointer, counted in R) with local spill slots
 //      (unified_alloc.h) and places them (place_shared_slots_kernel, below);
 //   c. when that places no slot in shared memory (N_smem = 0, R - 1 too
-//      small for the kernel, no 4- or 2-byte spill slot, or the pointer
+//      small for the kernel, no spill slot fitting N_smem, or the pointer
 //      pushing the colouring above R), allocates the original kernel into
 //      all R registers with local slots instead: the pointer is reserved
 //      only when shared slots are used (the summary says why not).
 // place_shared_slots_kernel does what the seed's binary rewriter did with
 // nvcc's local spills:
-//   1. the candidates are the 4- and 2-byte local slots the spill code
-//      accesses (8-byte slots stay local: not built); a slot is live from a
-//      spill store to the spill loads that read it (backward dataflow over
-//      the CFG, a store kills);
+//   1. the candidates are the local slots the spill code accesses; an
+//      8-byte slot (a 64-bit value) needs two 4-byte shared slots (width 2
+//      in the pruning and the colouring); a slot is live from a spill store
+//      to the spill loads that read it (backward dataflow over the CFG, a
+//      store kills);
 //   2. prune_to_slots to N_smem (§1.4; priority SharedSlotOptions::priority,
 //      with PrunePriority::Accesses the accesses weighted 10x per loop level,
 //      at most 3), colour_slots within N_smem (§1.5); the slots that found
@@ -34,13 +35,21 @@
 //      dynamic shared memory rounded up to 4: consecutive threads of a warp
 //      touch consecutive words (no bank conflict), each thread its own
 //      words. A register %ua_sp = base + tid x 4 is set at entry, the slot's
-//      row is the immediate offset;
+//      row is the immediate offset. A 64-bit value's two rows are read
+//      with two ld.shared.b32 and joined by mov.b64 d, {lo, hi}, written
+//      with mov.b64 {lo, hi}, s and two st.shared.b32 (lo, hi: new 32-bit
+//      registers, in the colouring);
 //   4. the kernel's static_shared_bytes grows so that static + dynamic
 //      covers the slots: both backends allocate them and CTA admission sees
 //      them.
-// When the pointer makes the colouring exceed R (the allocation reserved a
-// register for it, but a greedy colouring is not monotonic) the placement
-// is not applied (kept_local).
+// Steps 1-4 run with and without the 8-byte slots as candidates (their
+// words change which live sets are over the limit, hence the pruning of the
+// others); the placement that moves more local accesses to shared memory
+// (weighted 10x per loop level) is kept, the one without on a tie or when
+// the halves' temporaries push the count above R (wide_dropped). When the
+// pointer makes the colouring exceed R (the allocation reserved a register
+// for it, but a greedy colouring is not monotonic) the placement is not
+// applied (kept_local).
 #pragma once
 
 #include <cstdint>
@@ -71,15 +80,21 @@ struct SharedSlotPlacement {
   uint32_t threads = 0;            // per CTA
   uint32_t target_threads = 0;     // resident threads per SM at R (kept)
   uint32_t slots_per_thread = 0;   // N_smem
-  uint32_t candidates = 0;         // 4- and 2-byte local slots
-  uint32_t max_live = 0;           // of the candidates
+  uint32_t candidates = 0;         // local slots (any size)
+  uint32_t wide_candidates = 0;    // of which 8-byte
+  uint32_t max_live = 0;           // of the candidates placed, in 4-byte words
   uint32_t shared_slots = 0;       // slots used in shared memory
   uint32_t shared_values = 0;      // local slots moved to shared memory
+  uint32_t wide_values = 0;        // of which 8-byte (two shared slots each)
   uint32_t local_slots = 0;        // slots left in local memory (any size)
   uint32_t shared_accesses = 0;    // spill loads and stores rewritten
   uint64_t base = 0;               // first byte of the slots in the CTA's shared memory
   uint64_t bytes = 0;              // slots x threads x 4
   bool kept_local = false;         // the pointer did not fit R
+  bool wide_tried = false;         // kept_local with 8-byte values placed
+  bool wide_dropped = false;       // placed without the 8-byte slots, which would have been placed
+  bool wide_over_r = false;        // because they pushed the count above R (else: fewer accesses moved)
+  double moved_weight = 0.0;       // local accesses moved, 10x per loop level (the choice with / without 8-byte)
   std::string summary() const;
 };
 

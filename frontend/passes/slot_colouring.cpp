@@ -23,11 +23,16 @@ SlotGraph SlotGraph::from_live_sets(uint32_t n, const std::vector<std::vector<ui
   return g;
 }
 
-uint32_t max_live(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<char>& member) {
+namespace {
+uint32_t width_of(const std::vector<uint8_t>& widths, uint32_t v) { return v < widths.size() ? widths[v] : 1; }
+}  // namespace
+
+uint32_t max_live(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<char>& member,
+                  const std::vector<uint8_t>& widths) {
   uint32_t best = 0;
   for (const auto& set : live_sets) {
     uint32_t n = 0;
-    for (uint32_t v : set) n += v < member.size() && member[v] ? 1 : 0;
+    for (uint32_t v : set) n += v < member.size() && member[v] ? width_of(widths, v) : 0;
     best = std::max(best, n);
   }
   return best;
@@ -45,7 +50,8 @@ bool parse_prune_priority(const std::string& text, PrunePriority& out) {
 }
 
 PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<uint32_t>& candidates,
-                           uint32_t slots, PrunePriority priority, const std::vector<double>& accesses) {
+                           uint32_t slots, PrunePriority priority, const std::vector<double>& accesses,
+                           const std::vector<uint8_t>& widths) {
   uint32_t n = 0;
   for (uint32_t v : candidates) n = std::max(n, v + 1);
   for (const auto& set : live_sets)
@@ -53,26 +59,30 @@ PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets, 
   std::vector<char> member(n, 0);
   for (uint32_t v : candidates) member[v] = 1;
   PruneResult r;
-  r.max_live_before = max_live(live_sets, member);
+  r.max_live_before = max_live(live_sets, member, widths);
   // Steps 1-2: the over-limit live sets and each variable's occurrences in them.
   std::vector<uint32_t> occurrences(n, 0);
   for (const auto& set : live_sets) {
     uint32_t size = 0;
-    for (uint32_t v : set) size += member[v] ? 1 : 0;
+    for (uint32_t v : set) size += member[v] ? width_of(widths, v) : 0;
     if (size <= slots) continue;
     for (uint32_t v : set)
       if (member[v]) ++occurrences[v];
   }
-  auto weight = [&](uint32_t v) { return v < accesses.size() ? accesses[v] : 0.0; };
+  // A variable's accesses per slot it takes, and the slots it frees from
+  // over-limit live sets: with widths 1 these are the accesses and the
+  // occurrences; a 64-bit value's two slots count as two.
+  auto weight = [&](uint32_t v) { return (v < accesses.size() ? accesses[v] : 0.0) / width_of(widths, v); };
+  auto relief = [&](uint32_t v) { return occurrences[v] * width_of(widths, v); };
   // Does v leave before `pick`? Only variables of an over-limit live set
   // are eliminated (a set still above the limit was above it at the start).
   auto before = [&](uint32_t v, uint32_t pick) {
     if (pick == n) return true;
     if (priority == PrunePriority::Accesses && weight(v) != weight(pick)) return weight(v) < weight(pick);
-    return occurrences[v] > occurrences[pick];
+    return relief(v) > relief(pick);
   };
   // Step 3: eliminate the first by priority until the largest live set fits.
-  while (max_live(live_sets, member) > slots) {
+  while (max_live(live_sets, member, widths) > slots) {
     uint32_t pick = n;
     for (uint32_t v : candidates) {
       if (!member[v] || occurrences[v] == 0) continue;
@@ -84,7 +94,7 @@ PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets, 
   }
   for (uint32_t v : candidates)
     if (member[v]) r.kept.push_back(v);
-  r.max_live_after = max_live(live_sets, member);
+  r.max_live_after = max_live(live_sets, member, widths);
   return r;
 }
 
@@ -126,26 +136,32 @@ std::vector<uint32_t> visiting_order(const SlotGraph& g, const std::vector<uint3
 
 }  // namespace
 
-SlotColouring colour_slots(const SlotGraph& g, const std::vector<uint32_t>& nodes, uint32_t budget, SlotOrder order) {
+SlotColouring colour_slots(const SlotGraph& g, const std::vector<uint32_t>& nodes, uint32_t budget, SlotOrder order,
+                           const std::vector<uint8_t>& widths) {
   SlotColouring c;
   c.slot.assign(g.adj.size(), kLocalSlot);
-  std::vector<char> opened;  // slots given to some variable so far
+  c.slot2.assign(g.adj.size(), kLocalSlot);
+  uint32_t opened = 0;  // slots 0..opened-1 were given to some variable so far
   std::vector<char> busy;
   for (uint32_t v : visiting_order(g, nodes, order)) {
-    busy.assign(opened.size() + 1, 0);
+    const uint32_t need = width_of(widths, v);
+    busy.assign(opened, 0);
     for (uint32_t u : g.adj[v])
-      if (c.slot[u] != kLocalSlot && static_cast<size_t>(c.slot[u]) < busy.size()) busy[c.slot[u]] = 1;
-    int32_t chosen = kLocalSlot;
-    for (size_t s = 0; s < opened.size() && chosen == kLocalSlot; ++s)  // reuse first
-      if (opened[s] && !busy[s]) chosen = static_cast<int32_t>(s);
-    if (chosen == kLocalSlot && opened.size() < budget) {
-      chosen = static_cast<int32_t>(opened.size());
-      opened.push_back(1);
+      for (int32_t s : {c.slot[u], c.slot2[u]})
+        if (s != kLocalSlot && static_cast<uint32_t>(s) < opened) busy[s] = 1;
+    std::vector<int32_t> chosen;
+    for (uint32_t s = 0; s < opened && chosen.size() < need; ++s)  // reuse first, lowest index
+      if (!busy[s]) chosen.push_back(static_cast<int32_t>(s));
+    const uint32_t more = need - static_cast<uint32_t>(chosen.size());
+    if (budget != 0xFFFFFFFFu && opened + more > budget) {  // all or nothing
+      ++c.demoted;
+      continue;
     }
-    if (chosen == kLocalSlot) ++c.demoted;
-    c.slot[v] = chosen;
+    for (uint32_t k = 0; k < more; ++k) chosen.push_back(static_cast<int32_t>(opened++));
+    c.slot[v] = chosen[0];
+    if (need > 1) c.slot2[v] = chosen[1];
   }
-  c.slots_used = static_cast<uint32_t>(opened.size());
+  c.slots_used = opened;
   return c;
 }
 

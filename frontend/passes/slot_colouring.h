@@ -30,6 +30,14 @@
 //                    optimal on chordal graphs, so that the seed's claim
 //                    "chordal graph -> no spills" holds; `Degree` is the
 //                    seed's highest-degree-first order.
+//   widths           a variable may need 2 slots (a 64-bit value in two
+//                    4-byte rows, docs/unified-allocation.md): live sets
+//                    then count 2 for it, pruning removes both at once (its
+//                    priority measured per slot: over-limit occurrences x
+//                    width, accesses / width), and
+//                    colouring gives it two distinct slots free of every
+//                    neighbour's (any two: the rows need not be adjacent),
+//                    or none (demoted whole). Empty widths: all 1.
 //   place_unified    §1.2 / Fig. 2: registers first (colour_slots with R
 //                    colours over all variables), then shared-memory slots
 //                    for the rest (prune, colour), the remainder local.
@@ -48,8 +56,10 @@ struct SlotGraph {
   static SlotGraph from_live_sets(uint32_t n, const std::vector<std::vector<uint32_t>>& live_sets);
 };
 
-// Largest live set restricted to `member` (per variable).
-uint32_t max_live(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<char>& member);
+// Largest live set restricted to `member` (per variable), each member
+// counted with its width (widths[v], 1 when missing).
+uint32_t max_live(const std::vector<std::vector<uint32_t>>& live_sets, const std::vector<char>& member,
+                  const std::vector<uint8_t>& widths = {});
 
 struct PruneResult {
   std::vector<uint32_t> kept;    // candidates for slots, ascending
@@ -62,23 +72,26 @@ bool parse_prune_priority(const std::string& text, PrunePriority& out);
 
 // `candidates` (ascending ids) are the variables the live sets are about.
 // With PrunePriority::Accesses, `accesses[v]` is v's access frequency
-// (missing entries count 0).
+// (missing entries count 0). `widths[v]` (1 or 2, missing: 1) is the slots
+// v needs: the live sets are measured in slots.
 PruneResult prune_to_slots(const std::vector<std::vector<uint32_t>>& live_sets,
                            const std::vector<uint32_t>& candidates, uint32_t slots,
                            PrunePriority priority = PrunePriority::LiveSets,
-                           const std::vector<double>& accesses = {});
+                           const std::vector<double>& accesses = {}, const std::vector<uint8_t>& widths = {});
 
 inline constexpr int32_t kLocalSlot = -1;
 enum class SlotOrder : uint8_t { MaxCardinality, Degree };
 
 struct SlotColouring {
   std::vector<int32_t> slot;  // per variable of the graph: slot index, or kLocalSlot (also for non-nodes)
+  std::vector<int32_t> slot2; // its second slot when its width is 2, else kLocalSlot
   uint32_t slots_used = 0;
   uint32_t demoted = 0;       // nodes that found no slot within the budget
 };
-// Colours `nodes` of `g` with at most `budget` slots (0xFFFFFFFF: unbounded).
+// Colours `nodes` of `g` with at most `budget` slots (0xFFFFFFFF: unbounded);
+// a node of width 2 gets two slots (slot, slot2).
 SlotColouring colour_slots(const SlotGraph& g, const std::vector<uint32_t>& nodes, uint32_t budget,
-                           SlotOrder order = SlotOrder::MaxCardinality);
+                           SlotOrder order = SlotOrder::MaxCardinality, const std::vector<uint8_t>& widths = {});
 
 enum class Location : uint8_t { Register, SharedSlot, Local };
 struct UnifiedPlacement {

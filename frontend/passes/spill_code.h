@@ -26,6 +26,8 @@ namespace simtlm::frontend::passes {
 inline constexpr uint8_t kInsertedSpillLoad = 16;
 inline constexpr uint8_t kInsertedSpillStore = 17;
 inline constexpr uint8_t kInsertedSpillSetup = 18;  // shared-slot pointer set-up at entry
+// mov.b64 packing / unpacking the halves of a 64-bit value in two shared slots
+inline constexpr uint8_t kInsertedSpillPack = 19;
 
 struct SpilledRegister {
   uint32_t reg = 0;                               // Function::regs index
