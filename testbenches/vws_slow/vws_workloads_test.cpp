@@ -2,8 +2,9 @@
 // the vws platform on each preset: vws_ws32 (ganged-only), vws_ws4
 // (slice-only) and vws_table61 (the seed's single-SM machine, ganged), and
 // in mixed mode (the warp ganging unit) as I-VWS, E-VWS-ImpatientMem,
-// I-VWS-GroupMem and E-VWS-Sync10/50/100 (vws_ws4 with the keys of
-// docs/vws.md; the Sync variants also with 2 L1 I-cache ports and L0s).
+// I-VWS-GroupMem, E-VWS-Sync10/50/100, E-VWS, I-VWS-ImpatientMem, every gang
+// order and 1 gang per cycle, and slice-only WS8 and WS16 (vws_ws4 with the
+// keys of docs/vws.md; the Sync variants also with 2 L1 I-cache ports and L0s).
 // Workloads that declare 32-lane warps (assumes_32_lane_warps: warp
 // shuffles, warp-synchronous code) refuse the 4-wide warps of slice mode
 // with Error(Config), and only they may. Label `slow` (nine timing runs per
@@ -65,6 +66,16 @@ const std::pair<const char*, const char*> kMixed[] = {
     {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=sync50,gpu.vws.fetches_per_cycle=2,gpu.vws.l0_bytes=32",
      "evws_sync50_2ports_l0_32"},
     {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=sync100", "evws_sync100"},
+    // The remaining named sets, each gang order once (folded into another set
+    // to keep the CPU time down): E-VWS with GTO, I-VWS-ImpatientMem with LRR,
+    // I-VWS with LGTO and 1 gang per cycle, I-VWS-GroupMem with LPC.
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.reform=opportunistic,gpu.vws.gang_order=gto", "evws_gto"},
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.split_memory=impatient,gpu.vws.gang_order=lrr", "ivws_impatient_lrr"},
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.gang_order=lgto,gpu.vws.gangs_per_cycle=1", "ivws_lgto_1gang"},
+    {"vws_ws4:gpu.vws.mode=mixed,gpu.vws.split_memory=group,gpu.vws.gang_order=lpc", "ivws_group_lpc"},
+    // WS8 and WS16: slice-only with wider slices (docs/vws.md, named sets).
+    {"vws_ws4:gpu.vws.slices=4,gpu.vws.slice_width=8,gpu.sm.warp_size=8", "ws8"},
+    {"vws_ws4:gpu.vws.slices=2,gpu.vws.slice_width=16,gpu.sm.warp_size=16", "ws16"},
 };
 
 std::vector<std::string> configurations() {
