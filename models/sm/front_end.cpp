@@ -66,11 +66,17 @@ void FrontEnd::deliver(uint64_t c) {
   fetching_.resize(kept);
 }
 
-uint32_t FrontEnd::fetch_span(const WarpState& w) const {
+namespace {
+// The body of FrontEnd::fetch_span, inlined into read_icache: a call per
+// fetch there costs the baseline's fetch loop (docs/performance.md).
+[[gnu::always_inline]] inline uint32_t span_at(const SmParams& p, const WarpState& w) {
   const KernelTiming& timing = *w.timing;
   const uint32_t left = timing.size() > w.pc ? timing.size() - w.pc : 1;
-  return std::min({p_.fetch_width, p_.ibuffer_entries, left});
+  return std::min({p.fetch_width, p.ibuffer_entries, left});
 }
+}  // namespace
+
+uint32_t FrontEnd::fetch_span(const WarpState& w) const { return span_at(p_, w); }
 
 // The I-cache access of a fetch at w.pc: the instructions fetched (0 when
 // every MSHR is busy: `structural_wake` is lowered to the next fill) and the
@@ -80,7 +86,7 @@ uint32_t FrontEnd::fetch_span(const WarpState& w) const {
 [[gnu::always_inline]] inline uint32_t FrontEnd::read_icache(const WarpState& w, uint64_t c, uint64_t& ready,
                                                              uint64_t& structural_wake) {
   const uint32_t pc = w.pc;
-  const uint32_t n = fetch_span(w);
+  const uint32_t n = span_at(p_, w);
   const uint64_t a0 = uint64_t(pc) * p_.instruction_bytes;
   const uint64_t a1 = uint64_t(pc + n - 1) * p_.instruction_bytes;
   const bool two_lines = icache_.line_of(a0) != icache_.line_of(a1);
