@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../functional_spu/spu_ptx.h"
+#include "launch_stat.h"
 #include "simtlm/device.h"
 
 namespace simtlm {
@@ -230,14 +231,7 @@ DeviceOptions options(uint32_t p, const std::vector<std::string>& overrides = {}
   return o;
 }
 
-double stat(const LaunchStats& s, const std::string& key) {
-  const nlohmann::json j = nlohmann::json::parse(s.stats_json());
-  if (!j.contains(key) || !j[key].is_number()) {
-    ADD_FAILURE() << "no statistic " << key;
-    return -1;
-  }
-  return j[key].get<double>();
-}
+double stat(const LaunchStats& s, const std::string& key) { return test::launch_stat(s, key); }
 
 class MeshRunner {
  public:

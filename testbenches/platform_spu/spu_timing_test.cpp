@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../functional_spu/spu_ptx.h"
+#include "launch_stat.h"
 #include "simtlm/device.h"
 #include "workloads/workload.h"
 
@@ -53,14 +54,7 @@ StencilRun run_stencil(uint32_t p, const std::string& sync, Backend backend) {
   return r;
 }
 
-double stat(const LaunchStats& s, const std::string& key) {
-  const nlohmann::json j = nlohmann::json::parse(s.stats_json());
-  if (!j.contains(key) || !j[key].is_number()) {
-    ADD_FAILURE() << "no statistic " << key;
-    return -1;
-  }
-  return j[key].get<double>();
-}
+double stat(const LaunchStats& s, const std::string& key) { return test::launch_stat(s, key); }
 
 std::string error_of(Device& dev, const std::string& text, const std::string& kernel, const LaunchConfig& c,
                      const KernelArgs& args, ErrorKind kind) {
