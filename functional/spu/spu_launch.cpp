@@ -126,6 +126,8 @@ class PassRunner {
                         "): no unit can make progress" + fabric.describe_waiting(ctx_));
       }
     }
+    for (VirtualIu& v : vius)
+      if (viu_spills(v)) v.channel->closed = true;  // the consumer pass restores what there is
     for (const auto& cta : ctas)
       for (const Warp& wp : cta->warps()) {
         counters_.warp_instructions += wp.instructions();
@@ -142,6 +144,7 @@ class PassRunner {
     if (u.finished || u.waiting != SyncKind::None) return false;
     const uint32_t bytes = viu_move(v, fabric, spills_);
     counters_.offchip_accesses += bytes / 4;
+    if (bytes != 0 && viu_spills(v)) viu_spill_done(v);  // no time: its data is in memory at once
     if (bytes != 0) {
       const size_t node = physical_iu(u, plan_.p);
       auto& per_iu = viu_spills(v) ? counters_.viu_spills : counters_.viu_restores;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "functional/memory.h"
+#include "simtlm/error.h"
 
 namespace simtlm::functional::spu {
 
@@ -69,7 +70,7 @@ size_t physical_iu(const Unit& u, uint32_t p) {
 
 SpillSlots::~SpillSlots() {
   for (auto& channel : channels_)
-    for (uint64_t a : channel.second) memory_.release(a);
+    for (uint64_t a : channel.second.slots) memory_.release(a);
 }
 
 VirtualIu make_virtual_iu(Unit& u, uint32_t px, uint32_t py, SpillSlots& spills) {
@@ -78,7 +79,8 @@ VirtualIu make_virtual_iu(Unit& u, uint32_t px, uint32_t py, SpillSlots& spills)
       vertical ? (u.iu_dir == Dir::North ? py - 1 : py) : (u.iu_dir == Dir::West ? px - 1 : px);
   VirtualIu v;
   v.unit = &u;
-  v.slots = &spills.channel(vertical, u.lane, producer);
+  v.channel = &spills.channel(vertical, u.lane, producer);
+  v.producer_pass = producer;
   return v;
 }
 
@@ -96,27 +98,44 @@ Dir link_dir_of(const Unit& iu) {  // the side on which an IU's one link leaves 
 
 }  // namespace
 
-uint32_t viu_move(VirtualIu& v, Fabric& fabric, SpillSlots& spills) {
+uint32_t viu_move(VirtualIu& v, Fabric& fabric, SpillSlots& spills, bool scoreboard) {
   Unit& u = *v.unit;
   if (u.finished || u.waiting != SyncKind::None) return 0;
   const uint32_t cb = fabric.cb_bytes();
   const Dir dir = link_dir_of(u);
   GlobalMemory& memory = spills.memory();
+  SpillChannel& ch = *v.channel;
   if (viu_spills(v)) {
     if (!v.started) return 0;  // released by a completed sync: the face just received
     const uint64_t addr = memory.allocate(cb);
     std::memcpy(memory.translate(addr, cb), fabric.buffer(u, dir), cb);
-    v.slots->push_back(addr);
+    ch.slots.push_back(addr);
     v.last_addr = addr;
     ++v.spills;
     return cb;
   }
-  if (v.started) ++v.next;
-  if (v.next >= v.slots->size() || u.partner_done) {
+  if (v.started && !v.blocked) ++v.next;
+  v.blocked = false;
+  if ((v.next >= ch.slots.size() && ch.closed) || u.partner_done) {
     fabric.finish(u);
     return 0;
   }
-  v.last_addr = (*v.slots)[v.next];
+  if (v.next >= ch.completed) {  // invariant 12: spill `next` of the producer pass is not done yet
+    if (!scoreboard) {
+      const bool vertical = u.iu_dir == Dir::North;
+      throw Error(ErrorKind::Fault,
+                  "SPU spill->restore order violated (invariant 12; spu.spill_scoreboard = false): " + u.name +
+                      " of pass (" + std::to_string(u.pass_x) + "," + std::to_string(u.pass_y) + ") restores face " +
+                      std::to_string(v.next) + " of " + (vertical ? "column " : "row ") + std::to_string(u.lane) +
+                      " before the " + (vertical ? "south" : "east") + " VIU of pass " +
+                      (vertical ? "(" + std::to_string(u.pass_x) + "," + std::to_string(v.producer_pass) + ")"
+                                : "(" + std::to_string(v.producer_pass) + "," + std::to_string(u.pass_y) + ")") +
+                      " has spilled it (" + std::to_string(ch.completed) + " spills complete)");
+    }
+    v.blocked = true;
+    return 0;
+  }
+  v.last_addr = ch.slots[v.next];
   std::memcpy(fabric.buffer(u, dir), memory.translate(v.last_addr, cb), cb);
   ++v.restores;
   return cb;

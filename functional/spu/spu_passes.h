@@ -47,27 +47,38 @@ uint64_t unit_cta(const Unit& u, const PassPlan& plan, uint32_t px, uint32_t py)
 // 2p + x south, 3p + y east (platforms/spu/spu_platform.h's numbering).
 size_t physical_iu(const Unit& u, uint32_t p);
 
+// The spills of one boundary lane by one producer pass, in order, and the
+// spill-progress scoreboard of invariant 12 (note §1.7 [I], §7.12): restore n
+// of the consumer pass may read slot n once `completed` > n (the spill's
+// transfer has ended); `closed` once the producing VIU has ended (no more
+// spills will come).
+struct SpillChannel {
+  std::vector<uint64_t> slots;  // global address of each spilled face
+  uint64_t completed = 0;       // spills whose data is in global memory
+  bool closed = false;          // the producer's spilling VIU has ended
+};
+
 // Global-memory slots of the spilled faces (note §1.7, "a pre-allocated
 // region in the global memory"): one allocation of spu.cb_bytes per spill,
 // in order, per channel = (vertical?, lane of the whole grid, index of the
-// producer pass along the boundary's axis). Pass-by-pass execution finishes
-// the producer pass before its consumer starts, so the consumer's restoring
-// VIU finds every slot (spill -> restore ordering, note §7.12). Released with
-// the launch.
+// producer pass along the boundary's axis). Pass by pass, the producer pass
+// has finished (every channel complete and closed) before its consumer
+// starts; with overlapped passes the consumer's restores wait on the
+// channel's scoreboard. Released with the launch.
 class SpillSlots {
  public:
   explicit SpillSlots(GlobalMemory& memory) : memory_(memory) {}
   SpillSlots(const SpillSlots&) = delete;
   SpillSlots& operator=(const SpillSlots&) = delete;
   ~SpillSlots();
-  std::vector<uint64_t>& channel(bool vertical, uint32_t lane, uint32_t producer_pass) {
+  SpillChannel& channel(bool vertical, uint32_t lane, uint32_t producer_pass) {
     return channels_[std::make_tuple(vertical, lane, producer_pass)];
   }
   GlobalMemory& memory() { return memory_; }
 
  private:
   GlobalMemory& memory_;
-  std::map<std::tuple<bool, uint32_t, uint32_t>, std::vector<uint64_t>> channels_;
+  std::map<std::tuple<bool, uint32_t, uint32_t>, SpillChannel> channels_;
 };
 
 // A virtual IU: the runtime's code of Alg. 2. It synchronises as its partner
@@ -80,9 +91,11 @@ class SpillSlots {
 // (element granularity: spu.cb_bytes / 4 per spill or restore).
 struct VirtualIu {
   Unit* unit = nullptr;
-  std::vector<uint64_t>* slots = nullptr;
+  SpillChannel* channel = nullptr;  // spilling: where it spills; restoring: where it restores from
+  uint32_t producer_pass = 0;  // the channel's producer pass along the boundary's axis (messages)
   size_t next = 0;         // restoring: the slot to load next
   bool started = false;    // it has arrived at least once
+  bool blocked = false;    // restoring: waits for spill `next` to complete (scoreboard)
   uint64_t spills = 0;     // statistics: faces spilled
   uint64_t restores = 0;   // faces restored
   uint64_t last_addr = 0;  // global address of the last face moved
@@ -94,8 +107,15 @@ VirtualIu make_virtual_iu(Unit& u, uint32_t px, uint32_t py, SpillSlots& spills)
 // The VIU is released (or starts): moves its face between the CB and global
 // memory (the data, at once) and returns the bytes moved (0: none), or ends
 // it (Fabric::finish) when its work is done. Nothing to do (0) when it waits
-// or has finished.
-uint32_t viu_move(VirtualIu& v, Fabric& fabric, SpillSlots& spills);
+// or has finished. A restore whose spill has not completed (channel's
+// `completed` <= next, more to come) waits: it sets `blocked` and returns 0,
+// to be called again when the channel progresses; with `scoreboard` false
+// (spu.spill_scoreboard) it is Error(Fault) naming both VIUs' lane and passes
+// instead (the order violation a machine without the scoreboard would make).
+uint32_t viu_move(VirtualIu& v, Fabric& fabric, SpillSlots& spills, bool scoreboard = true);
+// The spill started by the last viu_move has its data in global memory
+// (the functional backend: at once; the timing backend: when its transfer ends).
+inline void viu_spill_done(VirtualIu& v) { ++v.channel->completed; }
 // After the move: the VIU arrives at its next synchronisation, or ends when
 // its partner has exited meanwhile ($reglast). True when that completed a
 // rendezvous or a barrier.

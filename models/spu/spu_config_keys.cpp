@@ -24,6 +24,21 @@ void spu_keys(std::vector<ConfigKey>& t) {
                 "arrived: all warps of its CTA wait at it) to the release of the units' warps, the signal's "
                 "trip through the fabric. Applies with sim.platform = spu.",
                 "not stated by the thesis; seed note 003 §2.2 [I]: 'a small fixed latency (e.g. a few cycles)'"));
+  t.push_back(E("spu.passes", "sequential", {"sequential", "overlapped"},
+                "Timing backend: how a grid larger than p x p runs its passes. sequential: pass by pass, every "
+                "unit of a pass exits before the next pass starts. overlapped: every SM and IU runs its own "
+                "sequence of passes (per-unit pass registers), taking its unit of the next pass as soon as its own "
+                "of the current one has left; restores wait for their spills (spu.spill_scoreboard). The "
+                "functional backend has no time and runs every launch pass by pass. Applies with sim.platform = spu.",
+                "Rajasree §4.2 (pass by pass) and §4.3 (overlapped, Table 4.1's local registers); seed note 003 §1.7"));
+  t.push_back(B("spu.spill_scoreboard", true,
+                "With spu.passes = overlapped: a restoring virtual IU's restore n of a boundary lane waits until "
+                "spill n of that lane by the producer pass has completed (spill-progress scoreboard, invariant 12). "
+                "false: restores do not wait, and one that would read a face not yet spilled ends the run with "
+                "an error naming both VIUs (what a machine without the ordering would get wrong). Applies with "
+                "sim.platform = spu and spu.passes = overlapped.",
+                "not in the thesis; seed note 003 §1.7 [I] ('a spill-progress counter per (boundary lane, pass)') "
+                "and invariant 12"));
   // Leakage of the SPU's own blocks (docs/power.md, "The SPU's blocks"): calibrated so that
   // the SPU's total is the thesis's Table 6.4 with the caches off, as the thesis ran it.
   t.push_back(D("spu.power.iu_leakage_w", 2.2175, "W", 0.0, 1e3,

@@ -71,10 +71,13 @@ SpuPlatform::SpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
   callbacks.fail = [this](std::exception_ptr e) { fail(e); };
   callbacks.ius_done = [this] { launch_work_done(); };
   callbacks.redispatch = [this] { redispatch(); };
+  SpuSync::Mode mode;
+  mode.overlapped = cfg.str("spu.passes") == "overlapped";
+  mode.scoreboard = cfg.boolean("spu.spill_scoreboard");
   sync_ = std::make_unique<SpuSync>("spu_sync", core_clock().period(), p_, cfg.u32("spu.cb_bytes"),
                                     cfg.u32("spu.sync_latency"), std::move(nodes),
                                     [this](int x, int y) { return node_at(x, y); }, std::move(movers),
-                                    std::move(callbacks));
+                                    std::move(callbacks), mode);
   for (auto& iu : ius_) {
     iu->set_cta_done_callback([this](models::Sm& s, const functional::LaunchContext&, uint64_t cta) {
       if (launch_running()) claim_cta_done(s, cta);

@@ -23,12 +23,21 @@
 // runtime's code on their physical IU's node: each spill or restore is a
 // transfer of the node's TileMover (models/spu/tile_mover.h), and the VIU
 // synchronises again when it ends (spu_passes_timing.cpp).
+//
+// With spu.passes = overlapped (spu_overlap.cpp; docs/spu.md, "Overlapped
+// passes") every node runs its own sequence of passes: it takes its unit of
+// the next pass (a CTA, an IU's CTA or a VIU) as soon as its unit of the
+// current one has left it, so several passes' fabrics live at once (one
+// PassState each, with its own pass registers, links and barriers), and a
+// restoring VIU's restore n waits on the spill channel's scoreboard until
+// spill n of the producer pass has completed (invariant 12).
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,40 +59,46 @@ class SpuSync final : public models::ClockedModule {
     std::function<void()> ius_done;                // the last pass's units all finished
     std::function<void()> redispatch;              // a new pass's CTAs may be placed
   };
+  // spu.passes and spu.spill_scoreboard.
+  struct Mode {
+    bool overlapped = false;
+    bool scoreboard = true;
+  };
   // `nodes`: every physical node's SM (grid SMs, then IUs; spu_platform.h),
   // `node_at(x, y)` their placement.
   SpuSync(const sc_core::sc_module_name& name, const sc_core::sc_time& period, unsigned p, uint32_t cb_bytes,
           uint32_t sync_latency, std::vector<models::Sm*> nodes, std::function<int(int, int)> node_at,
-          std::vector<models::spu::TileMover*> movers, Callbacks callbacks);
+          std::vector<models::spu::TileMover*> movers, Callbacks callbacks, Mode mode);
   ~SpuSync() override;
 
   // An SPU launch of `ctx` begins: plans its passes, builds the first pass's
-  // fabric and launches its interface units' CTAs (and VIUs) on their nodes.
+  // fabric and launches its interface units' CTAs (and VIUs) on their nodes
+  // (overlapped: every node's first unit).
   void begin(functional::LaunchContext& ctx);
   // A launch without SPU instructions begins (no fabric; nodes run CTAs as SMs).
   void begin_plain();
-  bool active() const { return fabric_ != nullptr && ctx_ != nullptr; }
   // The CTA that completed on node `n` was an interface unit's (true), or a
   // CTA of the launch (false).
   bool cta_done(unsigned n);
   // Units of the launch still to run (interface units, VIUs, later passes).
-  bool work_left() const { return fabric_ != nullptr && ctx_ != nullptr && !launch_done_; }
-  // The n-th CTA to dispatch (pass after pass); whether the next one belongs
-  // to the current pass (it may be placed now), and that it was placed.
+  bool work_left() const { return ctx_ != nullptr && !launch_done_; }
+  // The n-th CTA to dispatch (pass after pass; overlapped: in the order the
+  // SMs became free); whether the next one may be placed now, and that it was.
   uint64_t cta_at(uint64_t n) const { return n < order_.size() ? order_[n] : n; }
   bool may_place() const { return placed_ < pass_end_; }
   void placed() { ++placed_; }
   // The SM of grid CTA `cta` (its restricted mapping).
   unsigned sm_of(uint64_t cta) const;
   // Off-chip accesses of the virtual IUs so far (words spilled and restored).
-  uint64_t viu_words() const { return viu_words_; }
+  uint64_t viu_words() const { return st_.viu_words; }
   // This launch's passes and per-IU VIU faces (LaunchFigures).
   void complete_figures(uint32_t& passes, std::vector<uint64_t>& spills, std::vector<uint64_t>& restores) const;
   // What every unfinished unit waits for ("" without an SPU launch).
   std::string describe() const;
 
   // <top>.sm[i] / <top>.iu[k]: blocksync_waits, blocksync_wait_cycles;
-  // <top>.iu[k] also viu_spills, viu_restores.
+  // <top>.iu[k] also viu_spills, viu_restores (and, overlapped,
+  // viu_restore_waits, viu_restore_wait_cycles).
   void register_node_stats(const stats::Group& g, unsigned node);
   // <top>.passes.
   void register_stats(const stats::Group& g);
@@ -92,25 +107,59 @@ class SpuSync final : public models::ClockedModule {
   class NodeObserver;
   friend class NodeObserver;
 
+  // One pass's fabric and the timing state of its units (by unit index).
+  struct PassState {
+    uint32_t px = 0, py = 0;
+    std::unique_ptr<functional::spu::Fabric> fabric;
+    std::vector<functional::spu::VirtualIu> vius;
+    std::vector<int> unit_viu;           // VIU index of each unit, -1: none
+    std::vector<unsigned> unit_node;     // node of each unit
+    std::vector<uint32_t> unit_slot;     // its CTA slot there
+    std::vector<uint64_t> arrived_at;    // cycle the unit arrived at its rendezvous
+    std::vector<functional::spu::SyncKind> before;  // scratch: what each unit waited at
+    std::vector<uint8_t> entered, left;  // overlapped: its node took it up / has moved on
+    std::vector<uint64_t> blocked_at;    // by VIU: cycle its restore began to wait (scoreboard)
+  };
+  struct UnitRef {
+    PassState* pass = nullptr;
+    int unit = -1;
+  };
+  struct Release {
+    uint64_t cycle;
+    PassState* pass;
+    unsigned unit;
+  };
+
   uint64_t tick(uint64_t cycle) override;
   void on_admit(unsigned node, uint32_t cta_slot, uint64_t cta_id);
   void on_issue(unsigned node, const models::IssueRecord& r);
   // A warp of the unit on `node` arrived at a barrier or exited.
   void on_arrive(unsigned node, bool warp_finished);
-  int unit_on(unsigned node) const { return node_unit_[node]; }
   void deadlock_check();
-  // Schedules the release of every unit whose wait ended since before_ was taken.
-  bool release_changed(uint64_t now);
-  void snapshot();
+  std::string deadlock_message() const;
+  // Schedules the release of every unit of `ps` whose wait ended since before was taken.
+  bool release_changed(PassState& ps, uint64_t now);
+  static void snapshot(PassState& ps);
   // Multi-pass (spu_passes_timing.cpp).
+  PassState& make_pass(uint32_t px, uint32_t py);
   void start_pass(uint32_t px, uint32_t py);
-  void viu_step(size_t v);
-  void viu_moved(size_t v);
+  void launch_iu(PassState& ps, size_t unit);
+  void viu_step(PassState& ps, size_t v);
+  void viu_moved(PassState& ps, size_t v);
   void check_pass_end();
+  void after_event();  // sequential: check_pass_end(); overlapped: advance()
+  // Overlapped passes (spu_overlap.cpp).
+  void begin_overlapped();
+  PassState& pass_state(uint32_t linear);
+  void enter_next(unsigned node);
+  void advance();
+  bool pass_retired(const PassState& ps) const;
+  bool wake_restores(PassState& ps);
 
   unsigned p_;
   uint32_t cb_bytes_;
   uint32_t latency_;
+  Mode mode_;
   std::vector<models::Sm*> nodes_;
   std::function<int(int, int)> node_at_;
   Callbacks cb_;
@@ -118,30 +167,31 @@ class SpuSync final : public models::ClockedModule {
   std::vector<std::unique_ptr<NodeObserver>> observers_;
   // Per launch.
   functional::LaunchContext* ctx_ = nullptr;
-  std::unique_ptr<functional::spu::Fabric> fabric_;
-  std::vector<int> node_unit_;          // unit running on each node, -1: none
-  int pending_unit_ = -1;               // the IU unit being launched (on_admit)
+  std::map<uint32_t, std::unique_ptr<PassState>> passes_;  // live passes by linear index (py * npx + px)
+  PassState* cur_ = nullptr;            // pass by pass: the pass in progress
+  std::vector<UnitRef> node_unit_;      // CTA unit running on each node
+  UnitRef pending_;                     // the IU unit being launched (on_admit)
+  struct Overlap {  // overlapped passes: each node's sequence of units
+    std::vector<std::vector<std::pair<uint32_t, int>>> seq;  // (pass, unit) per node, in pass order
+    std::vector<size_t> pos;       // the entry in progress (seq.size(): done)
+    std::vector<UnitRef> next;     // the grid CTA queued for each node
+  } ov_;
   functional::spu::PassPlan plan_;
-  uint32_t px_ = 0, py_ = 0;            // the pass in progress
   std::vector<uint64_t> order_;         // CTAs in dispatch order
-  uint64_t placed_ = 0, pass_end_ = 0;  // CTAs placed; end of the current pass in order_
+  uint64_t placed_ = 0, pass_end_ = 0;  // CTAs placed; CTAs that may be placed now
   bool launch_done_ = false;
   std::unique_ptr<functional::spu::SpillSlots> spills_;
-  std::vector<functional::spu::VirtualIu> vius_;
-  std::vector<int> unit_viu_;           // VIU index of each unit, -1: none
-  std::vector<unsigned> unit_node_;     // node of each unit
-  std::vector<uint32_t> unit_slot_;     // its CTA slot there
-  std::vector<uint64_t> arrived_at_;    // cycle the unit arrived at its rendezvous
-  std::vector<functional::spu::SyncKind> before_;  // scratch: what each unit waited at
-  std::deque<std::pair<uint64_t, unsigned>> releases_;  // (cycle, unit), in cycle order
+  std::deque<Release> releases_;        // in cycle order
   bool failed_ = false;
-  // Statistics per node.
-  std::vector<uint64_t> waits_;
-  std::vector<uint64_t> wait_cycles_;
-  std::vector<uint64_t> viu_spills_, viu_restores_;  // per node (IUs)
-  std::vector<uint64_t> launch_spills_, launch_restores_;  // per IU, this launch
-  uint64_t passes_ = 0;
-  uint64_t viu_words_ = 0;
+  bool in_event_ = false;               // overlapped: advance() is running
+  struct Stats {  // per node, and per IU of the launch
+    std::vector<uint64_t> waits, wait_cycles;
+    std::vector<uint64_t> viu_spills, viu_restores;            // per node (IUs)
+    std::vector<uint64_t> restore_waits, restore_wait_cycles;  // per node (IUs; overlapped)
+    std::vector<uint64_t> launch_spills, launch_restores;      // per IU, this launch
+    uint64_t passes = 0;
+    uint64_t viu_words = 0;
+  } st_;
 };
 
 }  // namespace simtlm::platforms::spu
