@@ -260,6 +260,35 @@ TEST(SpuOverlapDeadlock, UnequalSpeedsOverSeveralPassesFinishWithTheRightFaces) 
   }
 }
 
+// A kernel that skips a blocksync is still diagnosed by the fabric (not the
+// watchdog) with overlapped passes, every live pass's waiting units listed:
+// SM (0,0) leaves out its east sync of face 0, which closes a wait-for cycle
+// of pass (0,0)'s four SMs (the rank argument of note §1.6.2).
+TEST(SpuOverlapDeadlock, ASkippedBlocksyncIsDiagnosedAcrossPasses) {
+  MeshRunner r(spu_options(2, "overlapped"));
+  Mesh m;
+  m.gx = 4;
+  m.gy = 2;
+  m.skip = 0;
+  m.mask = 511;
+  m.seed = 3;
+  try {
+    r.launch(m);
+    ADD_FAILURE() << "the launch ended";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::Deadlock) << what;
+    for (const char* part : {"deadlock in kernel 'mesh' on the SPU (4x2 CTAs in 2x1 overlapped passes)",
+                             "\n pass (0,0):",
+                             "SM (0,0) (CTA (0,0,0)) waits at bar.blocksync.south for SM (0,1), which waits at "
+                             "bar.blocksync.east",
+                             "SM (1,1) (CTA (1,1,0)) waits at bar.blocksync.north for SM (1,0), which waits at "
+                             "bar.blocksync.west"})
+      EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
+    EXPECT_EQ(what.find("sim.watchdog_cycles"), std::string::npos) << what;
+  }
+}
+
 // ---- Configuration.
 
 TEST(SpuOverlapConfig, BadCombinationsAreRejectedNamingTheKeys) {
