@@ -36,6 +36,8 @@
 #include "functional/executor.h"
 #include "functional/spu/spu_fabric.h"
 #include "functional/spu/spu_passes.h"
+#include "models/spu/cb_link.h"
+#include "models/spu/dma_iu.h"
 #include "models/spu/tile_mover.h"
 #include "models/common/clock_domain.h"
 #include "models/sm/sm.h"
@@ -57,6 +59,10 @@ class SpuSync final : public models::ClockedModule {
           std::vector<models::spu::TileMover*> movers, Callbacks callbacks);
   ~SpuSync() override;
 
+  // spu.iu.kind = dma: the interface units on their own nodes are DMA
+  // engines (models/spu/dma_iu.h) moving faces with the node's TileMover;
+  // `links`: each IU node's CB link (spu_dma_timing.cpp).
+  void set_dma(std::vector<models::spu::CbLink*> links) { dma_links_ = std::move(links); }
   // An SPU launch of `ctx` begins: plans its passes, builds the first pass's
   // fabric and launches its interface units' CTAs (and VIUs) on their nodes.
   void begin(functional::LaunchContext& ctx);
@@ -77,6 +83,8 @@ class SpuSync final : public models::ClockedModule {
   unsigned sm_of(uint64_t cta) const;
   // Off-chip accesses of the virtual IUs so far (words spilled and restored).
   uint64_t viu_words() const { return viu_words_; }
+  // Off-chip accesses of the DMA IUs so far (words moved).
+  uint64_t dma_words() const { return dma_words_; }
   // This launch's passes and per-IU VIU faces (LaunchFigures).
   void complete_figures(uint32_t& passes, std::vector<uint64_t>& spills, std::vector<uint64_t>& restores) const;
   // What every unfinished unit waits for ("" without an SPU launch).
@@ -107,6 +115,9 @@ class SpuSync final : public models::ClockedModule {
   void viu_step(size_t v);
   void viu_moved(size_t v);
   void check_pass_end();
+  // DMA IUs (spu_dma_timing.cpp): a pass's DMA units; the next step of one.
+  bool start_dma_unit(size_t unit);
+  void dma_step(size_t d);
 
   unsigned p_;
   uint32_t cb_bytes_;
@@ -142,6 +153,13 @@ class SpuSync final : public models::ClockedModule {
   std::vector<uint64_t> launch_spills_, launch_restores_;  // per IU, this launch
   uint64_t passes_ = 0;
   uint64_t viu_words_ = 0;
+  // DMA IUs (empty links: spu.iu.kind = sm).
+  std::vector<models::spu::CbLink*> dma_links_;  // by IU
+  std::unique_ptr<models::spu::FaceStream> stream_;  // this launch's contract
+  std::vector<std::unique_ptr<models::spu::DmaIu>> dmas_;  // this pass's
+  std::vector<int> unit_dma_;  // DMA index of each unit, -1: none
+  bool dma_kick_ = false;      // the pass's DMA IUs start at the next tick
+  uint64_t dma_words_ = 0;
 };
 
 }  // namespace simtlm::platforms::spu
