@@ -18,18 +18,18 @@ using functional::spu::SyncKind;
 using functional::spu::Unit;
 
 bool SpuSync::start_dma_unit(size_t unit) {
-  if (!stream_ || unit_node_[unit] < p_ * p_) return false;
+  if (!dma_.stream || unit_node_[unit] < p_ * p_) return false;
   Unit& u = fabric_->units()[unit];
   u.dma = true;
-  unit_dma_[unit] = static_cast<int>(dmas_.size());
-  dmas_.push_back(std::make_unique<models::spu::DmaIu>(u, *stream_));
+  dma_.of_unit[unit] = static_cast<int>(dma_.units.size());
+  dma_.units.push_back(std::make_unique<models::spu::DmaIu>(u, *dma_.stream));
   return true;
 }
 
 // The DMA IU starts, was released, or finished moving a face: its next step.
 void SpuSync::dma_step(size_t d) {
   if (failed_) return;
-  models::spu::DmaIu& dma = *dmas_[d];
+  models::spu::DmaIu& dma = *dma_.units[d];
   Unit& u = dma.unit();
   const size_t unit = size_t(&u - fabric_->units().data());
   const unsigned node = unit_node_[unit];
@@ -40,8 +40,8 @@ void SpuSync::dma_step(size_t d) {
     switch (dma.next()) {
       case models::spu::DmaIu::Step::Move: {
         const models::spu::DmaIu::Moved m = dma.move(*fabric_, ctx_->memory());
-        dma_words_ += m.words;
-        dma_links_.at(iu)->count_direct(!m.to_memory, m.cb_rows);
+        dma_.words += m.words;
+        dma_.links.at(iu)->count_direct(!m.to_memory, m.cb_rows);
         movers_.at(iu)->start_spans(m.spans, m.to_memory, [this, d] { dma_step(d); });
         return;
       }

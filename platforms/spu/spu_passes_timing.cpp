@@ -24,8 +24,8 @@ void SpuSync::start_pass(uint32_t px, uint32_t py) {
   arrived_at_.assign(units, 0);
   before_.assign(units, SyncKind::None);
   unit_viu_.assign(units, -1);
-  unit_dma_.assign(units, -1);
-  dmas_.clear();
+  dma_.of_unit.assign(units, -1);
+  dma_.units.clear();
   vius_.reserve(units);
   for (size_t i = 0; i < units; ++i) {
     Unit& u = fabric_->units()[i];
@@ -53,8 +53,8 @@ void SpuSync::start_pass(uint32_t px, uint32_t py) {
     pending_unit_ = -1;
   }
   for (size_t v = 0; v < vius_.size(); ++v) viu_step(v);
-  if (!dmas_.empty()) {  // the DMA IUs start at the next edge, inside the launch's statistics window
-    dma_kick_ = true;
+  if (!dma_.units.empty()) {  // the DMA IUs start at the next edge, inside the launch's statistics window
+    dma_.kick = true;
     wake_next();
   }
 }

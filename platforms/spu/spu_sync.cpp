@@ -79,7 +79,7 @@ void SpuSync::begin_plain() {
   launch_done_ = false;
   std::fill(node_unit_.begin(), node_unit_.end(), -1);
   releases_.clear();
-  dma_kick_ = false;
+  dma_.kick = false;
   launch_spills_.clear();
   launch_restores_.clear();
 }
@@ -92,8 +92,10 @@ void SpuSync::begin(functional::LaunchContext& ctx) {
   plan_ = functional::spu::PassPlan::of(p_, g.x, g.y);
   order_ = plan_.cta_order();
   spills_ = std::make_unique<functional::spu::SpillSlots>(ctx.memory());
-  stream_.reset();
-  if (!dma_links_.empty()) stream_ = std::make_unique<models::spu::FaceStream>(models::spu::FaceStream::of(ctx, cb_bytes_));
+  dma_.stream.reset();
+  if (!dma_.links.empty()) {  // DMA IUs: read the kernel's face-stream contract (Error(Launch) if broken)
+    dma_.stream = std::make_unique<models::spu::FaceStream>(models::spu::FaceStream::of(ctx, cb_bytes_));
+  }
   launch_spills_.assign(4 * size_t(p_), 0);
   launch_restores_.assign(4 * size_t(p_), 0);
   start_pass(0, 0);
@@ -195,9 +197,9 @@ void SpuSync::deadlock_check() {
 }
 
 uint64_t SpuSync::tick(uint64_t c) {
-  if (dma_kick_) {
-    dma_kick_ = false;
-    for (size_t d = 0; d < dmas_.size(); ++d) dma_step(d);
+  if (dma_.kick) {
+    dma_.kick = false;
+    for (size_t d = 0; d < dma_.units.size(); ++d) dma_step(d);
   }
   while (!releases_.empty() && releases_.front().first <= c) {
     const unsigned index = releases_.front().second;
@@ -208,8 +210,8 @@ uint64_t SpuSync::tick(uint64_t c) {
     }
     const unsigned node = unit_node_[index];
     wait_cycles_[node] += c - arrived_at_[index];
-    if (unit_dma_[index] >= 0) {  // a DMA IU: its next face
-      dma_step(size_t(unit_dma_[index]));
+    if (dma_.of_unit[index] >= 0) {  // a DMA IU: its next face
+      dma_step(size_t(dma_.of_unit[index]));
       continue;
     }
     nodes_[node]->release_external_barrier(unit_slot_[index]);

@@ -23,6 +23,11 @@
 // runtime's code on their physical IU's node: each spill or restore is a
 // transfer of the node's TileMover (models/spu/tile_mover.h), and the VIU
 // synchronises again when it ends (spu_passes_timing.cpp).
+//
+// With spu.iu.kind = dma (set_dma), a real IU on an IU node is a DMA engine
+// (models/spu/dma_iu.h): no CTA; its faces are transfers of the node's
+// TileMover and it arrives at its rendezvous between them
+// (spu_dma_timing.cpp).
 #pragma once
 
 #include <cstdint>
@@ -62,7 +67,7 @@ class SpuSync final : public models::ClockedModule {
   // spu.iu.kind = dma: the interface units on their own nodes are DMA
   // engines (models/spu/dma_iu.h) moving faces with the node's TileMover;
   // `links`: each IU node's CB link (spu_dma_timing.cpp).
-  void set_dma(std::vector<models::spu::CbLink*> links) { dma_links_ = std::move(links); }
+  void set_dma(std::vector<models::spu::CbLink*> links) { dma_.links = std::move(links); }
   // An SPU launch of `ctx` begins: plans its passes, builds the first pass's
   // fabric and launches its interface units' CTAs (and VIUs) on their nodes.
   void begin(functional::LaunchContext& ctx);
@@ -84,7 +89,7 @@ class SpuSync final : public models::ClockedModule {
   // Off-chip accesses of the virtual IUs so far (words spilled and restored).
   uint64_t viu_words() const { return viu_words_; }
   // Off-chip accesses of the DMA IUs so far (words moved).
-  uint64_t dma_words() const { return dma_words_; }
+  uint64_t dma_words() const { return dma_.words; }
   // This launch's passes and per-IU VIU faces (LaunchFigures).
   void complete_figures(uint32_t& passes, std::vector<uint64_t>& spills, std::vector<uint64_t>& restores) const;
   // What every unfinished unit waits for ("" without an SPU launch).
@@ -153,13 +158,15 @@ class SpuSync final : public models::ClockedModule {
   std::vector<uint64_t> launch_spills_, launch_restores_;  // per IU, this launch
   uint64_t passes_ = 0;
   uint64_t viu_words_ = 0;
-  // DMA IUs (empty links: spu.iu.kind = sm).
-  std::vector<models::spu::CbLink*> dma_links_;  // by IU
-  std::unique_ptr<models::spu::FaceStream> stream_;  // this launch's contract
-  std::vector<std::unique_ptr<models::spu::DmaIu>> dmas_;  // this pass's
-  std::vector<int> unit_dma_;  // DMA index of each unit, -1: none
-  bool dma_kick_ = false;      // the pass's DMA IUs start at the next tick
-  uint64_t dma_words_ = 0;
+  // DMA IUs (spu_dma_timing.cpp; no links: spu.iu.kind = sm).
+  struct DmaState {
+    std::vector<models::spu::CbLink*> links;                 // by IU
+    std::unique_ptr<models::spu::FaceStream> stream;         // this launch's contract
+    std::vector<std::unique_ptr<models::spu::DmaIu>> units;  // this pass's engines
+    std::vector<int> of_unit;                                // engine of each fabric unit, -1: none
+    bool kick = false;                                       // the pass's engines start at the next tick
+    uint64_t words = 0;                                      // words moved (off-chip accesses)
+  } dma_;
 };
 
 }  // namespace simtlm::platforms::spu

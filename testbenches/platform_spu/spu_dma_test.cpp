@@ -188,5 +188,39 @@ TEST(SpuDmaRejects, AKernelOutsideTheContract) {
   EXPECT_NE(msg.find("run it with spu.iu.kind = sm"), std::string::npos) << msg;
 }
 
+// A kernel that follows the contract but whose SM skips every rendezvous:
+// the DMA IUs wait for a partner that has finished, and the launch ends with
+// the deadlock report naming them as DMA IUs.
+constexpr const char* kSkipper = R"(
+.visible .entry skipper(.param .u64 a, .param .u64 fx, .param .u64 fy, .param .u64 out,
+                        .param .u32 n, .param .u32 k, .param .u32 sync)
+{
+  .reg .b32 %r<2>;
+  spu.sreg.u32 %r1, isiu;
+  ret;
+}
+)";
+
+TEST(SpuDmaDeadlock, ASkippedRendezvousNamesTheDmaIus) {
+  namespace ptx = functional::test;
+  Device dev(options(spu_config(1, "dma"), Backend::Timing));
+  const ModuleHandle m = dev.load_module_string(std::string(ptx::kSpuHeader) + kSkipper, "skipper.ptx");
+  const DevicePtr fx = dev.malloc(32 * 32 * 4), fy = dev.malloc(32 * 32 * 4);
+  LaunchConfig c;
+  c.grid = {1, 1, 1};
+  c.block = {32, 1, 1};
+  try {
+    dev.launch(m, "skipper", c,
+               KernelArgs().add(fx).add(fx).add(fy).add(fx).add(int32_t(32)).add(int32_t(32)).add(int32_t(0)));
+    ADD_FAILURE() << "ran";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Deadlock);
+    const std::string msg = e.what();
+    for (const char* part : {"IU west 0 (DMA IU) waits at bar.blocksync.east for SM (0,0), which has finished",
+                             "IU south 0 (DMA IU) waits at bar.blocksync.north for SM (0,0), which has finished"})
+      EXPECT_NE(msg.find(part), std::string::npos) << part << " not in: " << msg;
+  }
+}
+
 }  // namespace
 }  // namespace simtlm::workloads
