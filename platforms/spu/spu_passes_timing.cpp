@@ -24,6 +24,8 @@ void SpuSync::start_pass(uint32_t px, uint32_t py) {
   arrived_at_.assign(units, 0);
   before_.assign(units, SyncKind::None);
   unit_viu_.assign(units, -1);
+  dma_.of_unit.assign(units, -1);
+  dma_.units.clear();
   vius_.reserve(units);
   for (size_t i = 0; i < units; ++i) {
     Unit& u = fabric_->units()[i];
@@ -40,6 +42,7 @@ void SpuSync::start_pass(uint32_t px, uint32_t py) {
   for (size_t i = 0; i < units; ++i) {
     const Unit& u = fabric_->units()[i];
     if (!u.is_iu || u.viu) continue;
+    if (start_dma_unit(i)) continue;
     models::Sm& sm = *nodes_[unit_node_[i]];
     if (!sm.can_admit(models::CtaShape::of(*ctx_))) {
       throw Error(ErrorKind::Launch, "kernel '" + ctx_->kernel().name + "': " + u.name + " cannot start on " +
@@ -50,6 +53,10 @@ void SpuSync::start_pass(uint32_t px, uint32_t py) {
     pending_unit_ = -1;
   }
   for (size_t v = 0; v < vius_.size(); ++v) viu_step(v);
+  if (!dma_.units.empty()) {  // the DMA IUs start at the next edge, inside the launch's statistics window
+    dma_.kick = true;
+    wake_next();
+  }
 }
 
 // The VIU starts or was released: its move (timed by its node's TileMover),

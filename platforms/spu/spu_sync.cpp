@@ -79,6 +79,7 @@ void SpuSync::begin_plain() {
   launch_done_ = false;
   std::fill(node_unit_.begin(), node_unit_.end(), -1);
   releases_.clear();
+  dma_.kick = false;
   launch_spills_.clear();
   launch_restores_.clear();
 }
@@ -91,6 +92,10 @@ void SpuSync::begin(functional::LaunchContext& ctx) {
   plan_ = functional::spu::PassPlan::of(p_, g.x, g.y);
   order_ = plan_.cta_order();
   spills_ = std::make_unique<functional::spu::SpillSlots>(ctx.memory());
+  dma_.stream.reset();
+  if (!dma_.links.empty()) {  // DMA IUs: read the kernel's face-stream contract (Error(Launch) if broken)
+    dma_.stream = std::make_unique<models::spu::FaceStream>(models::spu::FaceStream::of(ctx, cb_bytes_));
+  }
   launch_spills_.assign(4 * size_t(p_), 0);
   launch_restores_.assign(4 * size_t(p_), 0);
   start_pass(0, 0);
@@ -175,7 +180,7 @@ void SpuSync::deadlock_check() {
   bool any = false;
   for (const Unit& u : fabric_->units()) {
     if (u.finished) continue;
-    if (u.waiting == SyncKind::None || (u.cta == nullptr && !u.viu)) return;
+    if (u.waiting == SyncKind::None || (u.cta == nullptr && !u.viu && !u.dma)) return;
     any = true;
   }
   if (!any) return;
@@ -192,6 +197,10 @@ void SpuSync::deadlock_check() {
 }
 
 uint64_t SpuSync::tick(uint64_t c) {
+  if (dma_.kick) {
+    dma_.kick = false;
+    for (size_t d = 0; d < dma_.units.size(); ++d) dma_step(d);
+  }
   while (!releases_.empty() && releases_.front().first <= c) {
     const unsigned index = releases_.front().second;
     releases_.pop_front();
@@ -201,6 +210,10 @@ uint64_t SpuSync::tick(uint64_t c) {
     }
     const unsigned node = unit_node_[index];
     wait_cycles_[node] += c - arrived_at_[index];
+    if (dma_.of_unit[index] >= 0) {  // a DMA IU: its next face
+      dma_step(size_t(dma_.of_unit[index]));
+      continue;
+    }
     nodes_[node]->release_external_barrier(unit_slot_[index]);
   }
   if (releases_.empty()) check_pass_end();
@@ -221,7 +234,7 @@ bool SpuSync::cta_done(unsigned n) {
 std::string SpuSync::describe() const {
   if (!fabric_ || !ctx_) return "";
   for (const Unit& u : fabric_->units())
-    if (!u.finished && u.cta == nullptr && !u.viu) return "";
+    if (!u.finished && u.cta == nullptr && !u.viu && !u.dma) return "";
   return "\nSPU units:" + fabric_->describe_waiting(*ctx_);
 }
 

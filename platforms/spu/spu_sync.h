@@ -23,6 +23,11 @@
 // runtime's code on their physical IU's node: each spill or restore is a
 // transfer of the node's TileMover (models/spu/tile_mover.h), and the VIU
 // synchronises again when it ends (spu_passes_timing.cpp).
+//
+// With spu.iu.kind = dma (set_dma), a real IU on an IU node is a DMA engine
+// (models/spu/dma_iu.h): no CTA; its faces are transfers of the node's
+// TileMover and it arrives at its rendezvous between them
+// (spu_dma_timing.cpp).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +41,8 @@
 #include "functional/executor.h"
 #include "functional/spu/spu_fabric.h"
 #include "functional/spu/spu_passes.h"
+#include "models/spu/cb_link.h"
+#include "models/spu/dma_iu.h"
 #include "models/spu/tile_mover.h"
 #include "models/common/clock_domain.h"
 #include "models/sm/sm.h"
@@ -57,6 +64,10 @@ class SpuSync final : public models::ClockedModule {
           std::vector<models::spu::TileMover*> movers, Callbacks callbacks);
   ~SpuSync() override;
 
+  // spu.iu.kind = dma: the interface units on their own nodes are DMA
+  // engines (models/spu/dma_iu.h) moving faces with the node's TileMover;
+  // `links`: each IU node's CB link (spu_dma_timing.cpp).
+  void set_dma(std::vector<models::spu::CbLink*> links) { dma_.links = std::move(links); }
   // An SPU launch of `ctx` begins: plans its passes, builds the first pass's
   // fabric and launches its interface units' CTAs (and VIUs) on their nodes.
   void begin(functional::LaunchContext& ctx);
@@ -77,6 +88,8 @@ class SpuSync final : public models::ClockedModule {
   unsigned sm_of(uint64_t cta) const;
   // Off-chip accesses of the virtual IUs so far (words spilled and restored).
   uint64_t viu_words() const { return viu_words_; }
+  // Off-chip accesses of the DMA IUs so far (words moved).
+  uint64_t dma_words() const { return dma_.words; }
   // This launch's passes and per-IU VIU faces (LaunchFigures).
   void complete_figures(uint32_t& passes, std::vector<uint64_t>& spills, std::vector<uint64_t>& restores) const;
   // What every unfinished unit waits for ("" without an SPU launch).
@@ -107,6 +120,9 @@ class SpuSync final : public models::ClockedModule {
   void viu_step(size_t v);
   void viu_moved(size_t v);
   void check_pass_end();
+  // DMA IUs (spu_dma_timing.cpp): a pass's DMA units; the next step of one.
+  bool start_dma_unit(size_t unit);
+  void dma_step(size_t d);
 
   unsigned p_;
   uint32_t cb_bytes_;
@@ -142,6 +158,15 @@ class SpuSync final : public models::ClockedModule {
   std::vector<uint64_t> launch_spills_, launch_restores_;  // per IU, this launch
   uint64_t passes_ = 0;
   uint64_t viu_words_ = 0;
+  // DMA IUs (spu_dma_timing.cpp; no links: spu.iu.kind = sm).
+  struct DmaState {
+    std::vector<models::spu::CbLink*> links;                 // by IU
+    std::unique_ptr<models::spu::FaceStream> stream;         // this launch's contract
+    std::vector<std::unique_ptr<models::spu::DmaIu>> units;  // this pass's engines
+    std::vector<int> of_unit;                                // engine of each fabric unit, -1: none
+    bool kick = false;                                       // the pass's engines start at the next tick
+    uint64_t words = 0;                                      // words moved (off-chip accesses)
+  } dma_;
 };
 
 }  // namespace simtlm::platforms::spu
