@@ -2,7 +2,19 @@
 
 #include <chrono>
 
+#include "simtlm/error.h"
+
 namespace simtlm::runtime {
+
+FunctionalBackend::FunctionalBackend(const DeviceOptions& options) : progress_(options.progress) {
+  // The DMA interface units are an engine of the timing model
+  // (models/spu/dma_iu.h); the functional backend runs every IU's code.
+  if (options.config && options.config->str("sim.platform") == "spu" && options.config->str("spu.iu.kind") == "dma") {
+    throw Error(ErrorKind::Config,
+                "spu.iu.kind = dma is built on the timing backend only: the functional backend runs the kernel's IU "
+                "code on every interface unit (use --backend timing, or spu.iu.kind = sm)");
+  }
+}
 
 LaunchStats FunctionalBackend::launch(const functional::LaunchRequest& request,
                                       functional::GlobalMemory& memory) {

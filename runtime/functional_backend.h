@@ -9,7 +9,8 @@ namespace simtlm::runtime {
 
 class FunctionalBackend final : public LaunchBackend {
  public:
-  explicit FunctionalBackend(const DeviceOptions& options) : progress_(options.progress) {}
+  // Throws Error(Config) for spu.iu.kind = dma (DMA IUs are timing-only).
+  explicit FunctionalBackend(const DeviceOptions& options);
   const char* name() const override { return "functional"; }
   LaunchStats launch(const functional::LaunchRequest& request,
                      functional::GlobalMemory& memory) override;

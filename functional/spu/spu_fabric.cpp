@@ -195,7 +195,8 @@ std::string Fabric::describe_waiting(const LaunchContext& ctx) const {
       const Dim3u& c = u.cta->id();
       os << " (CTA (" << c.x << "," << c.y << "," << c.z << ")) ";
     } else {
-      os << " (" << (is_incoming(u.iu_dir) ? "restoring" : "spilling") << " virtual IU) ";
+      os << " (" << (u.dma ? "DMA IU" : is_incoming(u.iu_dir) ? "restoring virtual IU" : "spilling virtual IU")
+         << ") ";
     }
     if (u.waiting == SyncKind::Global) {
       os << "waits at bar.blocksync (global; " << at_global_ << " of " << unfinished_ << " active units arrived)";

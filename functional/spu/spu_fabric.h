@@ -67,6 +67,7 @@ struct Unit {
   uint32_t pass_x = 0, pass_y = 0;  // the pass the unit runs (single-pass launches: 0)
   uint32_t npass_x = 1, npass_y = 1;  // passes of the launch along x and y
   bool viu = false;                 // IU acting as a virtual IU: runtime code, no CTA
+  bool dma = false;                 // a DMA IU (spu.iu.kind = dma): an FSM, no CTA
   bool viu_at_global = false;       // VIU: also counted at the pending global barrier
   bool partner_done = false;        // VIU: its partner's CTA exited ($reglast)
   int32_t host_sm = -1;             // IU on an SM of the grid (x or y = p is outside: -1)
@@ -117,6 +118,9 @@ class Fabric {
   // it). So VIUs follow the kernel's scheme, even one chosen at run time.
   // True when that completed a rendezvous.
   bool arrive_virtual(Unit& unit);
+  // A unit without warps that follows one scheme (a DMA IU) arrives at `kind`.
+  // True when that completed a rendezvous or the global barrier.
+  bool arrive_engine(Unit& unit, SyncKind kind) { return arrive(unit, kind); }
   // The unit's CTA has finished. Returns true when a global barrier completed.
   bool finish(Unit& unit);
 

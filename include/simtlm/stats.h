@@ -152,17 +152,21 @@ class Registry {
   bool integral(std::size_t id) const;
   bool integral_expr(const Expr& e, std::vector<std::size_t>& stack) const;
   double scalar_value(std::size_t id, const Values& v, std::vector<std::size_t>& stack) const;
-  std::vector<std::size_t> match_ids(const std::string& pattern) const;
+  // Ids matching a pattern in natural order (cached; valid until the next registration).
+  const std::vector<std::size_t>& match_ids(const std::string& pattern) const;
   const std::vector<std::size_t>& sorted_ids() const;
+  // Ids by shape, collapse_indices(name), each list in natural order.
+  const std::unordered_map<std::string, std::vector<std::size_t>>& shape_ids() const;
 
   std::vector<Info> infos_;
   std::vector<const void*> sources_;  // pointer to the owner's value (nullptr for formulas)
   std::vector<std::shared_ptr<const Expr>> formulas_;
   std::vector<std::unique_ptr<std::uint64_t>> owned_;
   std::unordered_map<std::string, std::size_t> ids_;
-  // Caches of sorted_ids() and match_ids() (formulas evaluate sum(...) over
-  // patterns at every dump); cleared whenever a statistic is added.
+  // Caches of sorted_ids(), shape_ids() and match_ids() (formulas evaluate
+  // sum(...) over patterns at every dump); cleared whenever a statistic is added.
   mutable std::vector<std::size_t> sorted_cache_;
+  mutable std::unordered_map<std::string, std::vector<std::size_t>> shape_cache_;
   mutable std::unordered_map<std::string, std::vector<std::size_t>> match_cache_;
   mutable std::vector<signed char> integral_cache_;  // per id: -1 unknown, 0 no, 1 yes
 };

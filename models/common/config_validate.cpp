@@ -394,7 +394,8 @@ void Config::validate() const {
   // ---- Stencil Processing Unit (docs/spu.md): its keys mean something on sim.platform = spu only
   const bool spu = str("sim.platform") == "spu";
   for (const char* key : {"spu.grid_size", "spu.cb_bytes", "spu.sync_latency", "spu.passes", "spu.spill_scoreboard",
-                          "spu.power.iu_leakage_w", "spu.power.cb_leakage_w_per_kb"}) {
+                          "spu.power.iu_leakage_w", "spu.power.cb_leakage_w_per_kb", "spu.iu.kind",
+                          "spu.power.dma_iu_leakage_w"}) {
     r.require(spu || value(key) == find_config_key(key)->default_value, {key, "sim.platform"},
               std::string(key) + " applies only with sim.platform = spu (leave it at " +
                   format_config_value(find_config_key(key)->default_value) + " or choose the spu platform)");
@@ -403,6 +404,14 @@ void Config::validate() const {
             {"spu.spill_scoreboard", "spu.passes"},
             "spu.spill_scoreboard = false applies only with spu.passes = overlapped (pass by pass, every spill "
             "completes before its restore)");
+  const bool dma = str("spu.iu.kind") == "dma";
+  r.require(dma || value("spu.power.dma_iu_leakage_w") == find_config_key("spu.power.dma_iu_leakage_w")->default_value,
+            {"spu.power.dma_iu_leakage_w", "spu.iu.kind"},
+            "spu.power.dma_iu_leakage_w applies only with spu.iu.kind = dma (the interface units are DMA engines)");
+  r.require(!dma || value("spu.power.iu_leakage_w") == find_config_key("spu.power.iu_leakage_w")->default_value,
+            {"spu.power.iu_leakage_w", "spu.iu.kind"},
+            "spu.power.iu_leakage_w is the leakage of a truncated-SM interface unit: with spu.iu.kind = dma set "
+            "spu.power.dma_iu_leakage_w instead");
   r.require(u64("spu.cb_bytes") % 8 == 0, {"spu.cb_bytes"}, "spu.cb_bytes must be a multiple of 8 (a 64-bit access)");
   const std::uint64_t side = u64("spu.grid_size");
   r.require(!spu || u64("gpu.num_sms") == side * side, {"gpu.num_sms", "spu.grid_size", "sim.platform"},

@@ -66,6 +66,15 @@ bool segment_matches(const std::string& p, std::size_t pb, std::size_t pe, const
   return i == pe && j == ne;
 }
 
+// Whether every '*' of a pattern is an index wildcard "[*]" (none stands for a
+// whole segment).
+bool only_index_wildcards(const std::string& pattern) {
+  for (std::size_t k = pattern.find('*'); k != std::string::npos; k = pattern.find('*', k + 1)) {
+    if (k == 0 || pattern[k - 1] != '[' || k + 1 == pattern.size() || pattern[k + 1] != ']') return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 namespace detail {
@@ -157,6 +166,7 @@ std::size_t Registry::add(Info info, const void* source) {
   sources_.push_back(source);
   formulas_.emplace_back();
   sorted_cache_.clear();
+  shape_cache_.clear();
   match_cache_.clear();
   integral_cache_.clear();
   return id;
@@ -233,15 +243,40 @@ std::vector<std::string> Registry::names() const {
   return out;
 }
 
-std::vector<std::size_t> Registry::match_ids(const std::string& pattern) const {
+const std::unordered_map<std::string, std::vector<std::size_t>>& Registry::shape_ids() const {
+  if (shape_cache_.empty() && !infos_.empty()) {
+    // Filled in natural order, so each shape's ids are already in the order match() returns.
+    for (std::size_t id : sorted_ids()) shape_cache_[detail::collapse_indices(infos_[id].name)].push_back(id);
+  }
+  return shape_cache_;
+}
+
+// A name matches a pattern without whole-segment '*' only if both have the
+// same shape (collapse_indices): "[*]" stands for one index group, literal
+// indices collapse like the name's, and every other character is compared
+// literally. So such a pattern tests only the names of its shape (a handful,
+// e.g. one per SM) instead of every registered name; the result is the same
+// ids in the same natural order. Patterns with a "*" segment scan every name.
+const std::vector<std::size_t>& Registry::match_ids(const std::string& pattern) const {
   const auto hit = match_cache_.find(pattern);
   if (hit != match_cache_.end()) return hit->second;
   std::vector<std::size_t> out;
-  for (std::size_t id : sorted_ids()) {
-    if (name_matches(pattern, infos_[id].name)) out.push_back(id);
+  if (only_index_wildcards(pattern)) {
+    const auto& shapes = shape_ids();
+    const auto same_shape = shapes.find(detail::collapse_indices(pattern));
+    if (same_shape != shapes.end()) {
+      for (std::size_t id : same_shape->second) {
+        if (name_matches(pattern, infos_[id].name)) out.push_back(id);
+      }
+    }
+  } else {
+    for (std::size_t id : sorted_ids()) {
+      if (name_matches(pattern, infos_[id].name)) out.push_back(id);
+    }
   }
-  match_cache_.emplace(pattern, out);
-  return out;
+  // unordered_map keeps references to its elements valid across later
+  // insertions (eval recurses into other patterns while iterating this one).
+  return match_cache_.emplace(pattern, std::move(out)).first->second;
 }
 
 std::vector<std::string> Registry::match(const std::string& pattern) const {

@@ -321,7 +321,7 @@ bool Registry::integral_expr(const Expr& e, std::vector<std::size_t>& stack) con
     case Expr::Op::Sum:
     case Expr::Op::Min:
     case Expr::Op::Max: {
-      const std::vector<std::size_t> ids = match_ids(e.name);
+      const std::vector<std::size_t>& ids = match_ids(e.name);
       for (std::size_t id : ids)
         if (!named(id)) return false;
       return true;

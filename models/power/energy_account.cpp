@@ -86,7 +86,12 @@ EnergyAccount::EnergyAccount(const Config& cfg, const stats::Registry& registry,
   if (registry.contains(top_ + "spu.cb[0].writes")) {
     cb_links_ = static_cast<unsigned>(registry.match(top_ + "spu.cb[*].writes").size());
   }
-  add_instances("iu", cfg.f64("spu.power.iu_leakage_w"), ius_);
+  // DMA IUs (spu.iu.kind = dma) leak as their own block: an FSM, not a truncated SM.
+  if (cfg.str("spu.iu.kind") == "dma") {
+    add_instances("dma_iu", cfg.f64("spu.power.dma_iu_leakage_w"), ius_);
+  } else {
+    add_instances("iu", cfg.f64("spu.power.iu_leakage_w"), ius_);
+  }
   add_instances("cb", cfg.f64("spu.power.cb_leakage_w_per_kb") * static_cast<double>(cfg.u32("spu.cb_bytes")) / 1024.0, 2 * cb_links_);
 
   // SM events: the grid's SMs and, on the spu platform, the interface units.

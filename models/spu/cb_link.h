@@ -41,6 +41,10 @@ class CbLink final : public ClockedModule, private AtTargetPort::Listener {
 
   uint64_t writes() const { return writes_; }
   uint64_t reads() const { return reads_; }
+  // A DMA interface unit (models/spu/dma_iu.h) reaches its CB directly, not
+  // through an LD/ST unit's socket: its bank-row accesses count here
+  // (writes on the producer side, reads on the consumer side).
+  void count_direct(bool write, uint64_t rows) { (write ? writes_ : reads_) += rows; }
   // <g>.writes, .reads (transactions) and .accesses (their sum).
   void register_stats(const stats::Group& g);
 

@@ -39,6 +39,13 @@ void spu_keys(std::vector<ConfigKey>& t) {
                 "sim.platform = spu and spu.passes = overlapped.",
                 "not in the thesis; seed note 003 §1.7 [I] ('a spill-progress counter per (boundary lane, pass)') "
                 "and invariant 12"));
+  t.push_back(E("spu.iu.kind", "sm", {"sm", "dma"},
+                "What the interface units are. sm: truncated SMs running the kernel's IU code (Table 5.2). "
+                "dma: DMA engines, FSMs without instruction fetch that move the faces of the kernel's IU role "
+                "by its documented contract (docs/spu.md, \"DMA interface units\"); timing backend only. "
+                "IU roles taken by grid SMs (partial grids) run the IU code either way. Applies with "
+                "sim.platform = spu.",
+                "Rajasree Table 7.1 and Table 6.4 (DMA IUs: 66.8 W); seed note 003 §1.4"));
   // Leakage of the SPU's own blocks (docs/power.md, "The SPU's blocks"): calibrated so that
   // the SPU's total is the thesis's Table 6.4 with the caches off, as the thesis ran it.
   t.push_back(D("spu.power.iu_leakage_w", 2.2175, "W", 0.0, 1e3,
@@ -48,6 +55,11 @@ void spu_keys(std::vector<ConfigKey>& t) {
                 "calibrated (docs/power.md): Rajasree Table 6.4's 79.1 W for 16 SMs + 16 IUs + 80 CBs of 4 KB, "
                 "caches off, less this model's 42.52 W for the SMs, crossbar and memory controllers and 1.1 W "
                 "of CBs, over 16 IUs"));
+  t.push_back(D("spu.power.dma_iu_leakage_w", 1.44875, "W", 0.0, 1e3,
+                "Leakage of one DMA interface unit (spu.iu.kind = dma: an FSM with address counters and its "
+                "crossbar port instead of a truncated SM), with gpu.power.enabled. Applies with sim.platform = spu.",
+                "calibrated (docs/power.md): Rajasree Table 6.4's 66.8 W for 16 SMs + 16 DMA IUs + 80 CBs of "
+                "4 KB, caches off, less this model's 42.52 W and 1.1 W of CBs, over 16 DMA IUs"));
   t.push_back(D("spu.power.cb_leakage_w_per_kb", 0.0034375, "W/KB", 0.0, 10.0,
                 "Leakage of communication-buffer SRAM per KB (each link has two CBs of spu.cb_bytes), with "
                 "gpu.power.enabled. Applies with sim.platform = spu.",

@@ -39,11 +39,20 @@ class TileMover final : public ClockedModule, private AtInitiatorPort::Listener 
   // to memory (`to_memory`, a spill) or from it (a restore); `done` runs at
   // the cycle the transfer ends. Requires !busy().
   void start(uint64_t addr, uint32_t bytes, bool to_memory, std::function<void()> done);
+  // A DMA IU's transfer: the bytes of `spans`, in order, line by line.
+  struct Span {
+    uint64_t addr;
+    uint32_t bytes;
+  };
+  void start_spans(const std::vector<Span>& spans, bool to_memory, std::function<void()> done);
 
   // <g>.viu_transfers, .viu_transactions, .viu_transfer_cycles.
   void register_stats(const stats::Group& g);
+  // <g>.dma_transfers, .dma_transactions, .dma_transfer_cycles (spu.iu.kind = dma only).
+  void register_dma_stats(const stats::Group& g);
 
  private:
+  void begin(bool to_memory, bool dma, std::function<void()> done);
   uint64_t tick(uint64_t cycle) override;
   void on_request_accepted(unsigned port, tlm::tlm_generic_payload& trans) override;
   bool on_response(unsigned port, tlm::tlm_generic_payload& trans) override;
@@ -55,14 +64,17 @@ class TileMover final : public ClockedModule, private AtInitiatorPort::Listener 
   // The transfer in progress.
   bool busy_ = false;
   bool to_memory_ = false;
-  uint64_t addr_ = 0;
-  uint32_t to_send_ = 0, outstanding_ = 0;
+  bool dma_ = false;
+  std::vector<std::pair<uint64_t, uint32_t>> lines_;  // (line address, sector mask), in order
+  size_t next_line_ = 0;
+  uint32_t outstanding_ = 0;
   uint64_t send_from_ = 0;  // first cycle a request may go out
   uint64_t ends_at_ = 0;    // restore: cycle the CB write ends (after the last response)
   uint64_t started_at_ = 0;
   std::function<void()> done_;
   // Statistics.
   uint64_t transfers_ = 0, transactions_ = 0, cycles_ = 0;
+  uint64_t dma_transfers_ = 0, dma_transactions_ = 0, dma_cycles_ = 0;
 };
 
 }  // namespace simtlm::models::spu

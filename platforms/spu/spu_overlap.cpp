@@ -2,10 +2,11 @@
 // §4.3, note §1.7; docs/spu.md, "Overlapped passes"). Every physical node
 // (grid SM or IU) runs its own sequence of units, one per pass it takes part
 // in, in row-wise pass order: a grid CTA, an IU's CTA (a real loader or
-// storer, or on a grid SM the edge IU of a partial pass) or a virtual IU. It
-// takes up its next unit as soon as the current one has left it: a CTA when
-// it completes on the node, a VIU when it has finished and its TileMover is
-// idle. So the pass registers are per unit (each unit reads its own pass),
+// storer, or on a grid SM the edge IU of a partial pass), a DMA IU
+// (spu.iu.kind = dma, spu_dma_timing.cpp) or a virtual IU. It takes up its
+// next unit as soon as the current one has left it: a CTA when it completes
+// on the node, a VIU when it has finished and its TileMover is idle, a DMA IU
+// when it has finished (after its last face's transfer). So the pass registers are per unit (each unit reads its own pass),
 // and several passes' fabrics live at once, each with its own links,
 // rendezvous and global barrier (a unit that has not started yet still
 // counts at its pass's global barrier). Restores wait on the spill channel's
@@ -122,6 +123,13 @@ void SpuSync::advance() {
         if (movers_.at(ps.unit_node[i] - p_ * p_)->busy()) continue;
         ps.left[i] = 1;
         if (functional::spu::viu_spills(vi)) vi.channel->closed = true;
+        enter_next(ps.unit_node[i]);
+        changed = true;
+      }
+      for (const auto& engine : ps.dma) {  // DMA IUs: finished, their last face moved
+        const size_t i = size_t(&engine->unit() - ps.fabric->units().data());
+        if (!engine->unit().finished || ps.left[i]) continue;
+        ps.left[i] = 1;
         enter_next(ps.unit_node[i]);
         changed = true;
       }

@@ -27,6 +27,7 @@ SpuSync::PassState& SpuSync::make_pass(uint32_t px, uint32_t py) {
   ps.unit_viu.assign(units, -1);
   ps.entered.assign(units, 0);
   ps.left.assign(units, 0);
+  ps.unit_dma.assign(units, -1);
   ps.vius.reserve(units);
   for (size_t i = 0; i < units; ++i) {
     Unit& u = ps.fabric->units()[i];
@@ -44,8 +45,10 @@ SpuSync::PassState& SpuSync::make_pass(uint32_t px, uint32_t py) {
   return ps;
 }
 
-// An IU's CTA (a real loader or storer) on its node.
+// A real loader or storer on its node: a DMA engine (spu.iu.kind = dma, on an
+// IU node), or else an IU's CTA.
 void SpuSync::launch_iu(PassState& ps, size_t i) {
+  if (start_dma_unit(ps, i)) return;
   const Unit& u = ps.fabric->units()[i];
   models::Sm& sm = *nodes_[ps.unit_node[i]];
   if (!sm.can_admit(models::CtaShape::of(*ctx_))) {

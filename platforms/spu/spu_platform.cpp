@@ -47,7 +47,9 @@ class RestrictedPlacement final : public CtaPlacement {
 }  // namespace
 
 SpuPlatform::SpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
-    : GpuPlatform(name, cfg, node_params, Deferred{8 * cfg.u32("spu.grid_size")}), p_(cfg.u32("spu.grid_size")) {
+    : GpuPlatform(name, cfg, node_params, Deferred{8 * cfg.u32("spu.grid_size")}),
+      p_(cfg.u32("spu.grid_size")),
+      dma_ius_(cfg.str("spu.iu.kind") == "dma") {
   models::spu::register_cb_timing();
   for (unsigned k = 0; k < 4 * p_; ++k) {
     const std::string nm = "iu[" + std::to_string(k) + "]";
@@ -78,6 +80,7 @@ SpuPlatform::SpuPlatform(const sc_core::sc_module_name& name, const Config& cfg)
                                     cfg.u32("spu.sync_latency"), std::move(nodes),
                                     [this](int x, int y) { return node_at(x, y); }, std::move(movers),
                                     std::move(callbacks), mode);
+  if (dma_ius_) sync_->set_dma(iu_links_);
   for (auto& iu : ius_) {
     iu->set_cta_done_callback([this](models::Sm& s, const functional::LaunchContext&, uint64_t cta) {
       if (launch_running()) claim_cta_done(s, cta);
@@ -123,6 +126,7 @@ void SpuPlatform::bind_nodes() {
   auto hlink = [&](int x, int y) { return y >= 0 && y < p && x >= 0 && x <= p ? p * (p + 1) + y * (p + 1) + x : -1; };
   const auto& spaces = models::spu::cb_spaces();
   unsigned unused = 0;
+  iu_links_.assign(4 * p_, nullptr);
   for (int y = -1; y <= p; ++y) {
     for (int x = -1; x <= p; ++x) {
       const int n = node_at(x, y);
@@ -131,6 +135,7 @@ void SpuPlatform::bind_nodes() {
       const int link[4] = {vlink(x, y), hlink(x, y), vlink(x, y + 1), hlink(x + 1, y)};
       for (unsigned d = 0; d < 4; ++d) {
         auto& socket = s.memory_space_socket(spaces[d]);
+        if (link[d] >= 0 && n >= p * p) iu_links_[size_t(n - p * p)] = links_[size_t(link[d])].get();
         if (link[d] < 0) {
           socket.bind(no_link_->socket(unused++));
         } else if (d < 2) {
@@ -167,7 +172,7 @@ uint64_t SpuPlatform::cta_in_dispatch_order(uint64_t n) const { return sync_->ct
 // I/O count includes the loading and storing IUs', Table 6.3), and so are the
 // virtual IUs' spill and restore words.
 uint64_t SpuPlatform::extra_offchip_accesses() const {
-  uint64_t n = sync_->viu_words();
+  uint64_t n = sync_->viu_words() + sync_->dma_words();
   for (const auto& iu : ius_) n += iu->stats().offchip_accesses;
   return n;
 }

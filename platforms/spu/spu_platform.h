@@ -27,6 +27,10 @@
 // through one models::spu::TileMover per IU, on the crossbar ports after the
 // IUs'). A kernel without SPU instructions runs as on the gpu
 // platform (gpu.cta_placement over the grid's SMs; the IUs stay idle).
+//
+// With spu.iu.kind = dma the IUs on their own nodes are DMA engines
+// (models/spu/dma_iu.h, spu_dma_timing.cpp): they run no CTA (their Sm
+// modules stay idle) and move their faces with the node's TileMover.
 #pragma once
 
 #include <cstdint>
@@ -85,6 +89,8 @@ class SpuPlatform final : public GpuPlatform {
   std::vector<std::unique_ptr<models::spu::CbLink>> links_;
   std::unique_ptr<models::spu::CbNoLink> no_link_;
   std::vector<std::unique_ptr<models::spu::TileMover>> movers_;
+  std::vector<models::spu::CbLink*> iu_links_;  // each IU node's link into the grid
+  bool dma_ius_;                                 // spu.iu.kind = dma
   std::unique_ptr<SpuSync> sync_;
 };
 

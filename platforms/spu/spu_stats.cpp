@@ -19,6 +19,7 @@ void SpuPlatform::register_topology_stats(const stats::Group& top) {
     ius_[k]->register_stats(g);
     sync_->register_node_stats(g, p_ * p_ + k);
     movers_[k]->register_stats(g);
+    if (dma_ius_) movers_[k]->register_dma_stats(g);
   }
   for (unsigned i = 0; i < links_.size(); ++i) links_[i]->register_stats(spu.child("cb", i));
   const std::string p = spu.prefix() + ".";

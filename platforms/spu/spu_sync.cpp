@@ -90,6 +90,7 @@ void SpuSync::begin_plain() {
   launch_done_ = false;
   std::fill(node_unit_.begin(), node_unit_.end(), UnitRef{});
   releases_.clear();
+  dma_.kick.clear();
   st_.launch_spills.clear();
   st_.launch_restores.clear();
   ov_ = Overlap{};
@@ -102,6 +103,10 @@ void SpuSync::begin(functional::LaunchContext& ctx) {
   failed_ = false;
   plan_ = functional::spu::PassPlan::of(p_, g.x, g.y);
   spills_ = std::make_unique<functional::spu::SpillSlots>(ctx.memory());
+  dma_.stream.reset();
+  if (!dma_.links.empty()) {  // DMA IUs: read the kernel's face-stream contract (Error(Launch) if broken)
+    dma_.stream = std::make_unique<models::spu::FaceStream>(models::spu::FaceStream::of(ctx, cb_bytes_));
+  }
   st_.launch_spills.assign(4 * size_t(p_), 0);
   st_.launch_restores.assign(4 * size_t(p_), 0);
   if (mode_.overlapped) {
@@ -211,7 +216,7 @@ void SpuSync::deadlock_check() {
       const Unit& u = units[i];
       if (!mode_.overlapped) {
         if (u.finished) continue;
-        if (u.waiting == SyncKind::None || (u.cta == nullptr && !u.viu)) return;
+        if (u.waiting == SyncKind::None || (u.cta == nullptr && !u.viu && !u.dma)) return;
         any = true;
         continue;
       }
@@ -224,6 +229,8 @@ void SpuSync::deadlock_check() {
         const auto& v = ps.vius[size_t(ps.unit_viu[i])];
         if (movers_.at(ps.unit_node[i] - p_ * p_)->busy()) return;
         if (u.waiting == SyncKind::None && !v.blocked) return;
+      } else if (u.dma) {  // moving a face, or about to start (kick)
+        if (u.waiting == SyncKind::None) return;
       } else if (u.cta == nullptr || u.waiting == SyncKind::None) {
         return;  // not admitted yet, or running
       }
@@ -256,6 +263,11 @@ std::string SpuSync::deadlock_message() const {
 }
 
 uint64_t SpuSync::tick(uint64_t c) {
+  if (!dma_.kick.empty()) {  // DMA IUs that entered their pass start now
+    const auto kick = std::move(dma_.kick);
+    dma_.kick.clear();
+    for (const auto& [ps, d] : kick) dma_step(*ps, d);
+  }
   while (!releases_.empty() && releases_.front().cycle <= c) {
     const Release r = releases_.front();
     releases_.pop_front();
@@ -266,6 +278,10 @@ uint64_t SpuSync::tick(uint64_t c) {
     }
     const unsigned node = ps.unit_node[r.unit];
     st_.wait_cycles[node] += c - ps.arrived_at[r.unit];
+    if (ps.unit_dma[r.unit] >= 0) {  // a DMA IU: its next face
+      dma_step(ps, size_t(ps.unit_dma[r.unit]));
+      continue;
+    }
     nodes_[node]->release_external_barrier(ps.unit_slot[r.unit]);
   }
   if (releases_.empty()) after_event();
@@ -293,7 +309,7 @@ std::string SpuSync::describe() const {
   if (ctx_ == nullptr || passes_.empty()) return "";
   if (!mode_.overlapped) {
     for (const Unit& u : cur_->fabric->units())
-      if (!u.finished && u.cta == nullptr && !u.viu) return "";
+      if (!u.finished && u.cta == nullptr && !u.viu && !u.dma) return "";
     return "\nSPU units:" + cur_->fabric->describe_waiting(*ctx_);
   }
   std::string out = "\nSPU units (overlapped passes):";

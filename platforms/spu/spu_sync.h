@@ -26,11 +26,18 @@
 //
 // With spu.passes = overlapped (spu_overlap.cpp; docs/spu.md, "Overlapped
 // passes") every node runs its own sequence of passes: it takes its unit of
-// the next pass (a CTA, an IU's CTA or a VIU) as soon as its unit of the
-// current one has left it, so several passes' fabrics live at once (one
-// PassState each, with its own pass registers, links and barriers), and a
-// restoring VIU's restore n waits on the spill channel's scoreboard until
+// the next pass (a CTA, an IU's CTA, a DMA IU or a VIU) as soon as its unit
+// of the current one has left it, so several passes' fabrics live at once
+// (one PassState each, with its own pass registers, links and barriers), and
+// a restoring VIU's restore n waits on the spill channel's scoreboard until
 // spill n of the producer pass has completed (invariant 12).
+//
+// With spu.iu.kind = dma (set_dma), a real IU on an IU node is a DMA engine
+// (models/spu/dma_iu.h): no CTA; its faces are transfers of the node's
+// TileMover and it arrives at its rendezvous between them
+// (spu_dma_timing.cpp). Its engine belongs to its pass's PassState, so with
+// overlapped passes each DMA IU node runs its face stream once per pass of
+// its sequence.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +52,8 @@
 #include "functional/executor.h"
 #include "functional/spu/spu_fabric.h"
 #include "functional/spu/spu_passes.h"
+#include "models/spu/cb_link.h"
+#include "models/spu/dma_iu.h"
 #include "models/spu/tile_mover.h"
 #include "models/common/clock_domain.h"
 #include "models/sm/sm.h"
@@ -71,6 +80,10 @@ class SpuSync final : public models::ClockedModule {
           std::vector<models::spu::TileMover*> movers, Callbacks callbacks, Mode mode);
   ~SpuSync() override;
 
+  // spu.iu.kind = dma: the interface units on their own nodes are DMA
+  // engines (models/spu/dma_iu.h) moving faces with the node's TileMover;
+  // `links`: each IU node's CB link (spu_dma_timing.cpp).
+  void set_dma(std::vector<models::spu::CbLink*> links) { dma_.links = std::move(links); }
   // An SPU launch of `ctx` begins: plans its passes, builds the first pass's
   // fabric and launches its interface units' CTAs (and VIUs) on their nodes
   // (overlapped: every node's first unit).
@@ -91,6 +104,8 @@ class SpuSync final : public models::ClockedModule {
   unsigned sm_of(uint64_t cta) const;
   // Off-chip accesses of the virtual IUs so far (words spilled and restored).
   uint64_t viu_words() const { return st_.viu_words; }
+  // Off-chip accesses of the DMA IUs so far (words moved).
+  uint64_t dma_words() const { return dma_.words; }
   // This launch's passes and per-IU VIU faces (LaunchFigures).
   void complete_figures(uint32_t& passes, std::vector<uint64_t>& spills, std::vector<uint64_t>& restores) const;
   // What every unfinished unit waits for ("" without an SPU launch).
@@ -119,6 +134,8 @@ class SpuSync final : public models::ClockedModule {
     std::vector<functional::spu::SyncKind> before;  // scratch: what each unit waited at
     std::vector<uint8_t> entered, left;  // overlapped: its node took it up / has moved on
     std::vector<uint64_t> blocked_at;    // by VIU: cycle its restore began to wait (scoreboard)
+    std::vector<std::unique_ptr<models::spu::DmaIu>> dma;  // this pass's DMA engines (spu.iu.kind = dma)
+    std::vector<int> unit_dma;           // engine of each unit, -1: none
   };
   struct UnitRef {
     PassState* pass = nullptr;
@@ -155,6 +172,10 @@ class SpuSync final : public models::ClockedModule {
   void advance();
   bool pass_retired(const PassState& ps) const;
   bool wake_restores(PassState& ps);
+  // DMA IUs (spu_dma_timing.cpp): unit `unit` of `ps` as a DMA engine (false:
+  // not one, it runs the IU code); the next step of engine `d` of `ps`.
+  bool start_dma_unit(PassState& ps, size_t unit);
+  void dma_step(PassState& ps, size_t d);
 
   unsigned p_;
   uint32_t cb_bytes_;
@@ -192,6 +213,14 @@ class SpuSync final : public models::ClockedModule {
     uint64_t passes = 0;
     uint64_t viu_words = 0;
   } st_;
+  // DMA IUs (spu_dma_timing.cpp; no links: spu.iu.kind = sm). The engines
+  // themselves live in their pass's PassState.
+  struct DmaState {
+    std::vector<models::spu::CbLink*> links;                 // by IU
+    std::unique_ptr<models::spu::FaceStream> stream;         // this launch's contract
+    std::vector<std::pair<PassState*, size_t>> kick;         // engines to start at the next tick
+    uint64_t words = 0;                                      // words moved (off-chip accesses)
+  } dma_;
 };
 
 }  // namespace simtlm::platforms::spu

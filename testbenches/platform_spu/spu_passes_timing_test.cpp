@@ -39,10 +39,11 @@ struct StencilRun {
   nlohmann::json timing;  // the launch's statistics (timing backend)
 };
 
-StencilRun run_stencil(uint32_t n, uint32_t k, uint32_t p, const std::string& sync, Backend backend) {
+StencilRun run_stencil(uint32_t n, uint32_t k, uint32_t p, const std::string& sync, Backend backend,
+                       const std::string& method) {
   Device dev(options(p, backend));
   std::unique_ptr<Workload> w = WorkloadRegistry::create("spu_stencil");
-  apply_run_args(*w, {"n=" + std::to_string(n), "k=" + std::to_string(k), "sync=" + sync});
+  apply_run_args(*w, {"n=" + std::to_string(n), "k=" + std::to_string(k), "sync=" + sync, "method=" + method});
   w->setup(dev, Size::Small, 1);
   StencilRun r;
   const std::vector<LaunchStats> all = w->run(dev);
@@ -61,13 +62,14 @@ uint64_t localized_formula(uint64_t n, uint64_t k, uint64_t p) {
   return 2 * n * n + 4 * n * k * passes;
 }
 
-using Case = std::tuple<uint32_t, uint32_t, uint32_t, std::string>;  // N, K, p, sync
+using Case = std::tuple<uint32_t, uint32_t, uint32_t, std::string, std::string>;  // N, K, p, sync, method
 class SpuTimingPasses : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SpuTimingPasses, StencilMatchesTheReferenceAndTheFunctionalBackend) {
-  const auto& [n, k, p, sync] = GetParam();
-  const StencilRun timed = run_stencil(n, k, p, sync, Backend::Timing);
-  const StencilRun func = run_stencil(n, k, p, sync, Backend::Functional);
+  const auto& [n, k, p, sync, method] = GetParam();
+  const StencilRun timed = run_stencil(n, k, p, sync, Backend::Timing, method);
+  const StencilRun func = run_stencil(n, k, p, sync, Backend::Functional, method);
+  EXPECT_EQ(timed.stats.kernel, method == "rows" ? "spu_stencil_cb" : "spu_stencil_cb_s4");
   EXPECT_TRUE(timed.check.passed) << timed.check.detail;
   EXPECT_TRUE(func.check.passed) << func.check.detail;
   EXPECT_EQ(timed.stats.warp_instructions, func.stats.warp_instructions);
@@ -120,10 +122,14 @@ TEST_P(SpuTimingPasses, StencilMatchesTheReferenceAndTheFunctionalBackend) {
 }
 
 // 2 x 2 passes of one SM; 3 CTAs per axis on p = 2 (partial passes, their
-// east/south IUs on grid SMs); both synchronisation schemes.
+// east/south IUs on grid SMs); both synchronisation schemes; the row kernel
+// and the sub-tiled one (method=subtiled: 8 x 8 threads, 4 x 4 sub-tiles).
 INSTANTIATE_TEST_SUITE_P(GridsAndSyncs, SpuTimingPasses,
-                         ::testing::Values(Case{64, 64, 1, "local"}, Case{96, 64, 2, "local"},
-                                           Case{64, 64, 1, "global"}, Case{96, 64, 2, "global"}));
+                         ::testing::Values(Case{64, 64, 1, "local", "rows"}, Case{96, 64, 2, "local", "rows"},
+                                           Case{64, 64, 1, "global", "rows"}, Case{96, 64, 2, "global", "rows"},
+                                           Case{96, 64, 2, "local", "subtiled"},
+                                           Case{96, 64, 2, "global", "subtiled"},
+                                           Case{64, 64, 1, "local", "subtiled"}));
 
 // The formula by hand for one case, independently of the helper above.
 TEST(SpuTimingPassesFormula, ByHand) { EXPECT_EQ(localized_formula(96, 64, 2), 2u * 96 * 96 + 4u * 96 * 64 * 2); }

@@ -42,10 +42,11 @@ struct StencilRun {
   std::vector<LaunchStats> stats;
 };
 
-StencilRun run_stencil(uint32_t p, const std::string& sync, Backend backend) {
+StencilRun run_stencil(uint32_t p, const std::string& sync, Backend backend, const std::string& method = "rows") {
   setenv("SIMTLM_SPU_STENCIL_SYNC", sync.c_str(), 1);
   Device dev(options(p, backend));
   std::unique_ptr<Workload> w = WorkloadRegistry::create("spu_stencil");
+  apply_run_args(*w, {"method=" + method});
   w->setup(dev, Size::Small, 1);
   StencilRun r;
   r.stats = w->run(dev);
@@ -84,27 +85,35 @@ std::string kernel_text(const char* body) { return std::string(ptx::kSpuHeader) 
 
 // Small: 2 x 2 CTAs. On p = 2 the IUs are the platform's own; on p = 3 and 4
 // the east and south IUs run on the SMs next to the grid (partial grid).
-class SpuTimingStencil : public ::testing::TestWithParam<std::tuple<uint32_t, std::string>> {};
+// Both SPU kernels: rows (one thread per local i) and subtiled (8 x 8 threads).
+class SpuTimingStencil : public ::testing::TestWithParam<std::tuple<uint32_t, std::string, std::string>> {};
 
 TEST_P(SpuTimingStencil, MatchesTheReferenceAndTheFunctionalInstructionCounts) {
-  const auto [p, sync] = GetParam();
-  const StencilRun timed = run_stencil(p, sync, Backend::Timing);
+  const auto [p, sync, method] = GetParam();
+  const StencilRun timed = run_stencil(p, sync, Backend::Timing, method);
   EXPECT_TRUE(timed.check.passed) << timed.check.detail;
   ASSERT_EQ(timed.stats.size(), 1u);
   EXPECT_EQ(timed.stats[0].ctas, 4u);
   EXPECT_GT(timed.stats[0].cycles, 0u);
   // The same instructions as the functional backend runs (IUs included).
-  const StencilRun functional = run_stencil(p, sync, Backend::Functional);
+  const StencilRun functional = run_stencil(p, sync, Backend::Functional, method);
   EXPECT_EQ(timed.stats[0].warp_instructions, functional.stats[0].warp_instructions);
   EXPECT_EQ(timed.stats[0].thread_instructions, functional.stats[0].thread_instructions);
   // Local: per k-tile (two at K = 40) every SM passes 4 rendezvous and every
   // IU 1: 2 * (4 * 4 + 8) = 48. Global: gx + gy + nk = 6 steps for all 12 units.
   EXPECT_EQ(stat(timed.stats[0], "gpu.spu.blocksync_waits"), sync == "local" ? 48 : 72);
   EXPECT_GT(stat(timed.stats[0], "gpu.spu.cb_accesses"), 0);
+  // The CTA barriers (__syncthreads) of SM (0,0), whose tile is 32 x 32 with
+  // k-tiles of 32 and 8 planes: the row kernel's one warp syncs once after
+  // loading A and 2b - 1 = 63 times per plane (40 * 63 + 1); the sub-tiled
+  // kernel's two warps sync once per wavefront step, 2 (T - 1) + planes per
+  // k-tile with T = 8 threads per side: 2 * ((14 + 32) + (14 + 8)).
+  EXPECT_EQ(stat(timed.stats[0], "gpu.sm[0].class_barrier"), method == "rows" ? 40 * 63 + 1 : 2 * (46 + 22));
 }
 
 INSTANTIATE_TEST_SUITE_P(GridsAndSyncs, SpuTimingStencil,
-                         ::testing::Combine(::testing::Values(2u, 3u, 4u), ::testing::Values("local", "global")));
+                         ::testing::Combine(::testing::Values(2u, 3u, 4u), ::testing::Values("local", "global"),
+                                            ::testing::Values("rows", "subtiled")));
 
 // Faces 10, 11, 12 cross one link with a producer running ahead: the south IU
 // reads each after its rendezvous. Each store and load is one warp access of

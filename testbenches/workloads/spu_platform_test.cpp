@@ -1,6 +1,7 @@
 // The SPU platform through the Device API (docs/spu.md): the spu_stencil
-// workload's SPU kernel against its CPU reference on several grid sizes and
-// both synchronisation schemes, the gpu platform's rejection of SPU
+// workload's SPU kernels (method rows, one thread per local i, and subtiled,
+// 8 x 8 threads with 4 x 4 sub-tiles) against the CPU reference on several
+// grid sizes and both synchronisation schemes, the gpu platform's rejection of SPU
 // instructions naming the PTX line, and the configuration rules of spu.*.
 #include <gtest/gtest.h>
 
@@ -30,13 +31,20 @@ struct SpuRun {
   std::vector<LaunchStats> stats;
 };
 
-SpuRun run_stencil(uint32_t p, const char* sync, Size size = Size::Small) {
+const char* const kMethods[] = {"rows", "subtiled"};
+
+const char* kernel_of(const std::string& method) {
+  return method == "rows" ? "spu_stencil_cb" : "spu_stencil_cb_s4";
+}
+
+SpuRun run_stencil(uint32_t p, const char* sync, Size size = Size::Small, const std::string& method = "rows") {
   setenv("SIMTLM_SPU_STENCIL_SYNC", sync, 1);
   DeviceOptions o;
   o.backend = Backend::Functional;
   o.config = spu_config(p);
   Device dev(o);
   std::unique_ptr<Workload> w = WorkloadRegistry::create("spu_stencil");
+  apply_run_args(*w, {"method=" + method});
   w->setup(dev, size, 1);
   SpuRun r;
   r.stats = w->run(dev);
@@ -48,22 +56,43 @@ SpuRun run_stencil(uint32_t p, const char* sync, Size size = Size::Small) {
 // Small: N = 48, K = 40: 2 x 2 CTAs with partial edge tiles and a partial
 // second k-tile, on grids from exactly its size to far larger.
 TEST(SpuPlatform, StencilMatchesTheReferenceOnEveryGridSizeAndBothSyncSchemes) {
-  for (uint32_t p : {2u, 3u, 4u, 8u}) {
-    for (const char* sync : {"local", "global"}) {
-      const SpuRun r = run_stencil(p, sync);
-      EXPECT_TRUE(r.check.passed) << "p = " << p << ", " << sync << ": " << r.check.detail;
-      ASSERT_EQ(r.stats.size(), 1u);
-      EXPECT_EQ(r.stats[0].kernel, "spu_stencil_cb");
-      EXPECT_EQ(r.stats[0].ctas, 4u);  // the grid's CTAs; the IUs are not counted
+  for (const char* method : kMethods) {
+    for (uint32_t p : {2u, 3u, 4u, 8u}) {
+      for (const char* sync : {"local", "global"}) {
+        const SpuRun r = run_stencil(p, sync, Size::Small, method);
+        EXPECT_TRUE(r.check.passed) << method << ", p = " << p << ", " << sync << ": " << r.check.detail;
+        ASSERT_EQ(r.stats.size(), 1u);
+        EXPECT_EQ(r.stats[0].kernel, kernel_of(method));
+        EXPECT_EQ(r.stats[0].ctas, 4u);  // the grid's CTAs; the IUs are not counted
+      }
     }
   }
 }
 
+// Without a method the SPU runs the row kernel (the default is unchanged).
+TEST(SpuPlatform, TheDefaultSpuKernelIsTheRowKernel) {
+  setenv("SIMTLM_SPU_STENCIL_SYNC", "local", 1);
+  DeviceOptions o;
+  o.backend = Backend::Functional;
+  o.config = spu_config(2);
+  Device dev(o);
+  std::unique_ptr<Workload> w = WorkloadRegistry::create("spu_stencil");
+  w->setup(dev, Size::Small, 1);
+  const std::vector<LaunchStats> stats = w->run(dev);
+  unsetenv("SIMTLM_SPU_STENCIL_SYNC");
+  ASSERT_EQ(stats.size(), 1u);
+  EXPECT_EQ(stats[0].kernel, "spu_stencil_cb");
+}
+
 // Table 6.2's first case, 128^3: 4 x 4 CTAs of four 32^3 tiles on the thesis's 4 x 4 SPU.
 TEST(SpuPlatform, StencilDefaultSizeOnTheThesisGrid) {
-  const SpuRun r = run_stencil(4, "local", Size::Default);
-  EXPECT_TRUE(r.check.passed) << r.check.detail;
-  EXPECT_EQ(r.stats[0].ctas, 16u);
+  for (const char* method : kMethods) {
+    const SpuRun r = run_stencil(4, "local", Size::Default, method);
+    EXPECT_TRUE(r.check.passed) << method << ": " << r.check.detail;
+    EXPECT_EQ(r.stats[0].ctas, 16u);
+    // 2 N^2 + 4 N K (one pass): the SMs' A and bottom plane, the IUs' faces.
+    EXPECT_EQ(r.stats[0].offchip_accesses, 98304u) << method;
+  }
 }
 
 // Grids larger than the SPU run in passes with virtual IUs (docs/spu.md
@@ -71,12 +100,14 @@ TEST(SpuPlatform, StencilDefaultSizeOnTheThesisGrid) {
 // the second column and row of passes partial), p = 4 (one pass) and p = 8
 // (one pass on part of the grid), both synchronisation schemes.
 TEST(SpuPlatform, StencilInPassesMatchesTheReference) {
-  for (uint32_t p : {2u, 3u, 4u, 8u}) {
-    for (const char* sync : {"local", "global"}) {
-      const SpuRun r = run_stencil(p, sync, Size::Default);
-      EXPECT_TRUE(r.check.passed) << "p = " << p << ", " << sync << ": " << r.check.detail;
-      ASSERT_EQ(r.stats.size(), 1u);
-      EXPECT_EQ(r.stats[0].ctas, 16u);
+  for (const char* method : kMethods) {
+    for (uint32_t p : {2u, 3u, 4u, 8u}) {
+      for (const char* sync : {"local", "global"}) {
+        const SpuRun r = run_stencil(p, sync, Size::Default, method);
+        EXPECT_TRUE(r.check.passed) << method << ", p = " << p << ", " << sync << ": " << r.check.detail;
+        ASSERT_EQ(r.stats.size(), 1u);
+        EXPECT_EQ(r.stats[0].ctas, 16u);
+      }
     }
   }
 }
@@ -84,9 +115,11 @@ TEST(SpuPlatform, StencilInPassesMatchesTheReference) {
 // Small (N = 48, K = 40: partial tiles, a partial k-tile) on one SM: 2 x 2
 // passes of one CTA each, every IU of the inner boundaries virtual.
 TEST(SpuPlatform, StencilOnAOneByOneSpu) {
-  for (const char* sync : {"local", "global"}) {
-    const SpuRun r = run_stencil(1, sync);
-    EXPECT_TRUE(r.check.passed) << sync << ": " << r.check.detail;
+  for (const char* method : kMethods) {
+    for (const char* sync : {"local", "global"}) {
+      const SpuRun r = run_stencil(1, sync, Size::Small, method);
+      EXPECT_TRUE(r.check.passed) << method << ", " << sync << ": " << r.check.detail;
+    }
   }
 }
 

@@ -74,13 +74,16 @@ TEST(SpuStencilArgs, BadArgumentsAreErrorsNamingTheArgument) {
   has(error_of({"k=12x"}, 0, ErrorKind::Usage), "--arg k=12x");
   has(error_of({"method=fast"}, 0, ErrorKind::Usage), "--arg method=fast: expected diag or atomic");
   has(error_of({"sync=local"}, 0, ErrorKind::Config), "--arg sync: applies to the SPU version only");
-  has(error_of({"method=atomic"}, 2, ErrorKind::Config), "--arg method: applies to the GPU version only");
+  has(error_of({"method=atomic"}, 2, ErrorKind::Usage), "--arg method=atomic: expected rows or subtiled on the SPU");
+  has(error_of({"method=rows"}, 0, ErrorKind::Usage), "--arg method=rows: expected diag or atomic on the GPU");
   has(error_of({"b=16"}, 0, ErrorKind::Config), "(method=diag) is compiled for b = 32, subtile 4 only");
   has(error_of({"subtile=2"}, 0, ErrorKind::Config), "other tiles run with --arg method=atomic");
   has(error_of({"method=atomic", "b=64", "subtile=4"}, 0, ErrorKind::Config),
       "--arg b=64 subtile=4: spu_stencil_gpu is compiled for (b, subtile) in (32, 4), (16, 2)");
   has(error_of({"method=atomic", "b=24"}, 0, ErrorKind::Config), "must fit 48 KB of shared memory");
-  has(error_of({"subtile=4"}, 2, ErrorKind::Config), "one local i");
+  has(error_of({"method=rows", "subtile=4"}, 2, ErrorKind::Config), "one local i");
+  has(error_of({"subtile=3"}, 2, ErrorKind::Config), "--arg subtile=3: the sub-tiled SPU kernel is compiled for subtile 2, 4 or 8");
+  has(error_of({"method=subtiled", "b=20", "subtile=8"}, 2, ErrorKind::Config), "b must be a multiple of subtile");
   has(error_of({"p=4"}, 2, ErrorKind::Config), "--arg p=4 but spu.grid_size = 2");
   has(error_of({"b=48"}, 2, ErrorKind::Config), "spu.cb_bytes = 4096 is too small (b = 48)");
 }
@@ -149,6 +152,58 @@ TEST(SpuStencilArgs, SpuTileSideAndExtents) {
   EXPECT_EQ(offchip(r), 2u * 128 * 128 + 4u * 128 * 128 * 2);
   const StencilRun g = run({"sync=global", "n=40", "k=33"}, 1);
   EXPECT_TRUE(g.check.passed) << g.check.detail;
+}
+
+// The sub-tiled SPU kernel (method=subtiled; CTAs of b/subtile x b/subtile
+// threads): every sub-tile kernel and tile side against the reference on
+// multi-pass grids with partial passes, both schemes; its off-chip accesses
+// equal the row kernel's (same IU code, same A and bottom plane), and with
+// the localized sync the formula 2 N^2 + 4 N K ceil(N/(pb)) (note §4.2)
+// where b divides N and K and a CB holds exactly one b x b face (a VIU
+// spills the whole CB).
+TEST(SpuStencilArgs, SubtiledSpuKernelMatchesTheReferenceAndTheFormula) {
+  struct Case {
+    uint32_t b, subtile, n, k, p;
+    const char* kernel;
+  };
+  for (const Case& c : {Case{32, 4, 96, 64, 2, "spu_stencil_cb_s4"}, Case{32, 2, 96, 64, 2, "spu_stencil_cb_s2"},
+                        Case{32, 8, 96, 64, 2, "spu_stencil_cb_s8"}, Case{16, 4, 48, 32, 2, "spu_stencil_cb_s4"},
+                        Case{64, 4, 128, 64, 1, "spu_stencil_cb_s4"}, Case{64, 8, 128, 64, 1, "spu_stencil_cb_s8"}}) {
+    for (const char* sync : {"local", "global"}) {
+      const std::string what = "b " + std::to_string(c.b) + " subtile " + std::to_string(c.subtile) + " N " +
+                               std::to_string(c.n) + " p " + std::to_string(c.p) + " " + sync;
+      const std::vector<std::string> args = {"b=" + std::to_string(c.b), "n=" + std::to_string(c.n),
+                                             "k=" + std::to_string(c.k), std::string("sync=") + sync};
+      std::vector<std::string> sub = args;
+      sub.push_back("subtile=" + std::to_string(c.subtile));
+      const StencilRun r = run(sub, c.p, Backend::Functional, Size::Small, c.b * c.b * 4);
+      EXPECT_TRUE(r.check.passed) << what << ": " << r.check.detail;
+      ASSERT_EQ(r.stats.size(), 1u);
+      EXPECT_EQ(r.stats[0].kernel, c.kernel) << what;
+      const uint64_t cols = (c.n + c.b - 1) / c.b;
+      EXPECT_EQ(r.stats[0].ctas, cols * cols) << what;
+      const StencilRun rows = run(args, c.p, Backend::Functional, Size::Small, c.b * c.b * 4);
+      EXPECT_EQ(rows.stats[0].kernel, "spu_stencil_cb");
+      EXPECT_EQ(offchip(r), offchip(rows)) << what;
+      EXPECT_EQ(r.stats[0].spu_passes, rows.stats[0].spu_passes) << what;
+      if (std::string(sync) == "local") {
+        const uint64_t n = c.n, k = c.k, passes = (n + uint64_t(c.p) * c.b - 1) / (uint64_t(c.p) * c.b);
+        EXPECT_EQ(offchip(r), 2 * n * n + 4 * n * k * passes) << what;
+      }
+    }
+  }
+}
+
+// Partial tiles and a partial k-tile (72 x 72 x 40 with b = 32: 3 x 3 CTAs,
+// the last ones 8 wide, on p = 2: partial passes), both schemes; and
+// subtile alone selects the sub-tiled kernel.
+TEST(SpuStencilArgs, SubtiledSpuKernelWithPartialTiles) {
+  for (const char* sync : {"local", "global"}) {
+    const StencilRun r = run({"subtile=4", "n=72", "k=40", std::string("sync=") + sync}, 2);
+    EXPECT_TRUE(r.check.passed) << sync << ": " << r.check.detail;
+    EXPECT_EQ(r.stats[0].kernel, "spu_stencil_cb_s4");
+    EXPECT_EQ(offchip(r), offchip(run({"method=rows", "n=72", "k=40", std::string("sync=") + sync}, 2))) << sync;
+  }
 }
 
 }  // namespace

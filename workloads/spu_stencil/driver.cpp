@@ -39,12 +39,13 @@ class SpuStencil : public Workload, public HasOutputs {
             {"k", "K, the k extent (1..4096; default: N, or 40 at the small size)"},
             {"b", "tile side: SPU 1..64 (a b x b face of floats must fit spu.cb_bytes; default 32); GPU 32, or with "
                   "method=atomic 16, 32 or 64 (with subtile: (32,4) (16,2) (16,4) (32,2) (32,8) (64,8))"},
-            {"subtile", "points per thread in i and j of the GPU kernels (default 4; CTA of b/subtile x b/subtile "
-                        "threads); not on the SPU (one thread per i)"},
+            {"subtile", "points per thread in i and j (default 4; CTA of b/subtile x b/subtile threads): GPU with "
+                        "method=atomic, see b; SPU 2, 4 or 8 (selects method=subtiled; b a multiple of it)"},
             {"p", "SPU grid side: must equal spu.grid_size (checked; set it with -p spu.grid_size)"},
             {"sync", "SPU synchronisation: local (producer-consumer, default) or global"},
             {"method", "GPU version: diag (one launch per column anti-diagonal, default) or atomic "
-                       "(Ranasinghe's single launch with atomics, the study's baseline)"}};
+                       "(Ranasinghe's single launch with atomics, the study's baseline); SPU version: rows (one "
+                       "thread per local i, default) or subtiled (b/subtile x b/subtile threads, Table 6.2's)"}};
   }
 
   void set_run_args(const std::map<std::string, std::string>& args) override { args_ = args; }
@@ -106,8 +107,8 @@ class SpuStencil : public Workload, public HasOutputs {
   }
 
   // The SPU version (sim.platform = spu, docs/spu.md): one launch of cols x
-  // cols CTAs of 32 threads (one per local i of a 32^3 tile) with the
-  // interface units; SIMTLM_SPU_STENCIL_SYNC = local (default: the thesis's
+  // cols CTAs of b threads (one per local i of a b^3 tile; method=subtiled:
+  // b/subtile x b/subtile threads with a sub-tile each) with the interface units; SIMTLM_SPU_STENCIL_SYNC = local (default: the thesis's
   // producer-consumer bar.blocksync) or global (the original global barrier).
   LaunchStats run_spu(Device& dev, ModuleHandle mod, uint32_t cols, const Config& config) {
     if (uint64_t(tile_) * tile_ * sizeof(float) > config.u64("spu.cb_bytes"))
@@ -124,12 +125,12 @@ class SpuStencil : public Workload, public HasOutputs {
     }
     if (args_.count("sync")) global_sync_ = args_.at("sync") == "global";  // checked in apply_args
     LaunchConfig cfg;
-    cfg.block = Dim3(tile_);
+    cfg.block = subtiled_ ? Dim3(tile_ / subtile_, tile_ / subtile_) : Dim3(tile_);
     cfg.grid = Dim3(cols, cols);
     KernelArgs args;
     args.add(d_a_).add(d_fx_).add(d_fy_).add(d_out_).add(int32_t(n_)).add(int32_t(k_))
         .add(int32_t(global_sync_ ? 1 : 0));
-    return dev.launch(mod, "spu_stencil_cb", cfg, args);
+    return dev.launch(mod, subtiled_ ? spu_kernel(subtile_) : "spu_stencil_cb", cfg, args);
   }
 
   // The GPU baseline (note §4.3): one launch of cols^2 CTAs that take their
@@ -160,9 +161,10 @@ class SpuStencil : public Workload, public HasOutputs {
                                           std::to_string(lo) + ", " + std::to_string(hi) + "]");
       out = uint32_t(v);
     };
-    auto choice = [&](const char* key, const char* a, const char* b) {
+    auto choice = [&](const char* key, const char* a, const char* b, const char* where = "") {
       if (args_.count(key) && args_.at(key) != a && args_.at(key) != b)
-        throw Error(ErrorKind::Usage, "--arg " + std::string(key) + "=" + args_.at(key) + ": expected " + a + " or " + b);
+        throw Error(ErrorKind::Usage,
+                    "--arg " + std::string(key) + "=" + args_.at(key) + ": expected " + a + " or " + b + where);
     };
     auto only_on = [&](const char* key, bool allowed, const char* why) {
       if (args_.count(key) && !allowed) throw Error(ErrorKind::Config, "--arg " + std::string(key) + ": " + why);
@@ -176,14 +178,26 @@ class SpuStencil : public Workload, public HasOutputs {
     number("subtile", 1, 64, subtile);
     number("p", 1, 32, p);
     choice("sync", "local", "global");
-    choice("method", "diag", "atomic");
-    const char* gpu_only = "applies to the GPU version only (sim.platform = gpu)";
+    if (spu_)
+      choice("method", "rows", "subtiled", " on the SPU (sim.platform = spu; diag and atomic are the GPU's)");
+    else
+      choice("method", "diag", "atomic", " on the GPU (rows and subtiled are the SPU's)");
     const char* spu_only = "applies to the SPU version only (sim.platform = spu)";
     only_on("sync", spu_, spu_only);
     only_on("p", spu_, spu_only);
-    only_on("method", !spu_, gpu_only);
-    only_on("subtile", !spu_, "applies to the GPU kernels only: the SPU kernel gives each thread one local i");
-    atomic_ = args_.count("method") && args_.at("method") == "atomic";
+    atomic_ = !spu_ && args_.count("method") && args_.at("method") == "atomic";
+    // SPU: method=subtiled, or subtile given without method, selects the sub-tiled kernel.
+    subtiled_ = spu_ && (args_.count("method") ? args_.at("method") == "subtiled" : args_.count("subtile") != 0);
+    if (spu_ && !subtiled_ && args_.count("subtile"))
+      throw Error(ErrorKind::Config, "--arg subtile: method=rows gives each thread one local i (no sub-tiles); "
+                                     "subtile applies to method=subtiled");
+    if (subtiled_ && spu_kernel(subtile) == nullptr)
+      throw Error(ErrorKind::Config, "--arg subtile=" + std::to_string(subtile) +
+                                         ": the sub-tiled SPU kernel is compiled for subtile 2, 4 or 8 only "
+                                         "(kernel.cu, SPU_STENCIL_SUBTILED)");
+    if (subtiled_ && b % subtile != 0)
+      throw Error(ErrorKind::Config, "--arg b=" + std::to_string(b) + " subtile=" + std::to_string(subtile) +
+                                         ": b must be a multiple of subtile (CTAs of b/subtile x b/subtile threads)");
     if (!spu_ && !atomic_ && (b != kTile || subtile != kSubtile))
       throw Error(ErrorKind::Config, "--arg b=" + std::to_string(b) + " subtile=" + std::to_string(subtile) +
                                          ": the per-diagonal kernel (method=diag) is compiled for b = 32, subtile 4 "
@@ -257,7 +271,8 @@ class SpuStencil : public Workload, public HasOutputs {
                 south.detail.substr(0, south.detail.find(';')) + " (" + std::to_string(n_) + "x" +
                 std::to_string(n_) + "x" + std::to_string(k_) + ", " +
                 (spu_ ? std::string(global_sync_ ? "SPU, global bar.blocksync" : "SPU, producer-consumer bar.blocksync") +
-                            (tile_ != kTile ? ", b = " + std::to_string(tile_) : std::string()) + ")"
+                            (tile_ != kTile ? ", b = " + std::to_string(tile_) : std::string()) +
+                            (subtiled_ ? ", subtile " + std::to_string(subtile_) : std::string()) + ")"
                       : atomic_ ? "one launch, atomic flags, b = " + std::to_string(tile_) + ", subtile " +
                                       std::to_string(subtile_) + ")"
                                 : std::to_string(2 * ceil_div(n_, kTile) - 1) + " diagonal launches)");
@@ -288,13 +303,22 @@ class SpuStencil : public Workload, public HasOutputs {
       if (t.b == b && t.subtile == subtile) return t.kernel;
     return nullptr;
   }
+  // The sub-tiled SPU kernels in kernel.cu (SPU_STENCIL_SUBTILED), by sub-tile side.
+  static const char* spu_kernel(uint32_t subtile) {
+    switch (subtile) {
+      case 2: return "spu_stencil_cb_s2";
+      case 4: return "spu_stencil_cb_s4";
+      case 8: return "spu_stencil_cb_s8";
+      default: return nullptr;
+    }
+  }
   static std::string gpu_tiles() {
     std::string s;
     for (const GpuTile& t : kGpuTiles) s += (s.empty() ? "" : ", ") + ("(" + std::to_string(t.b) + ", " + std::to_string(t.subtile) + ")");
     return s;
   }
   uint32_t n_ = 0, k_ = 0, tile_ = kTile, subtile_ = kSubtile;
-  bool spu_ = false, global_sync_ = false, atomic_ = false;  // how the last run() ran
+  bool spu_ = false, global_sync_ = false, atomic_ = false, subtiled_ = false;  // how the last run() ran
   std::map<std::string, std::string> args_;
   std::vector<float> a_, b_, c_;
   DevicePtr d_a_ = 0, d_fx_ = 0, d_fy_ = 0, d_out_ = 0, d_sync_ = 0;  // d_sync_: ticket, then flags

@@ -213,9 +213,11 @@ __device__ void spu_tile(float* plane, int b, int ni, int nj, int k0, int nkl) {
 
 // An interface unit's face kt: west/north IUs load it from fx/fy (C/B) into
 // their outgoing CB, east/south IUs store their incoming CB into fx/fy.
-__device__ void spu_iu_face(unsigned dir, int lane, float* fx, float* fy, int b, int N, int K, int kt) {
+// Thread tid of nthreads moves elements tid, tid + nthreads, ... of the face.
+__device__ void spu_iu_face(unsigned dir, int lane, float* fx, float* fy, int b, int N, int K, int kt, int tid,
+                            int nthreads) {
   const int k0 = kt * b;
-  for (int e = threadIdx.x; e < b * b; e += blockDim.x) {
+  for (int e = tid; e < b * b; e += nthreads) {
     const int r = e / b, kl = e % b;
     const int row = lane * b + r, k = k0 + kl;
     if (row >= N || k >= K) continue;
@@ -224,6 +226,36 @@ __device__ void spu_iu_face(unsigned dir, int lane, float* fx, float* fy, int b,
     else if (dir == SPU_NORTH) cb_st_south(4u * unsigned(e), fy[g]);
     else if (dir == SPU_EAST) fx[g] = cb_ld_west(4u * unsigned(e));
     else fy[g] = cb_ld_north(4u * unsigned(e));
+  }
+}
+
+// The interface units' part of the SPU kernels, shared by both so that the
+// IUs' protocol does not depend on the SM code. Global sync: gx + gy + nk
+// barrier steps (steps), the loading IU of lane l provides face kt at step l + kt,
+// the storing IU takes it at step g + l + kt + 1 (g = gx east, gy south).
+// Producer-consumer sync: one rendezvous per face on the IU's link. Thread
+// tid of nthreads moves every nthreads-th element of a face.
+__device__ __forceinline__ void spu_iu_role(float* fx, float* fy, int b, int N, int K, int nk, int steps,
+                                            int global_sync, int tid, int nthreads) {
+  const int gx = gridDim.x, gy = gridDim.y;
+  const unsigned dir = spu_iudir();
+  const int lane = int(spu_iuid());
+  const bool loads = dir == SPU_WEST || dir == SPU_NORTH;
+  if (global_sync) {
+    const int first = loads ? lane : (dir == SPU_EAST ? gx : gy) + lane + 1;  // step of face 0
+    for (int s = 0; s < steps; ++s) {
+      const int kt = s - first;
+      if (kt >= 0 && kt < nk) spu_iu_face(dir, lane, fx, fy, b, N, K, kt, tid, nthreads);
+      blocksync();
+    }
+    return;
+  }
+  for (int kt = 0; kt < nk; ++kt) {
+    if (dir == SPU_EAST) blocksync_west();
+    if (dir == SPU_SOUTH) blocksync_north();
+    spu_iu_face(dir, lane, fx, fy, b, N, K, kt, tid, nthreads);
+    if (dir == SPU_WEST) blocksync_east();
+    if (dir == SPU_NORTH) blocksync_south();
   }
 }
 
@@ -236,25 +268,7 @@ extern "C" __global__ void spu_stencil_cb(const float* __restrict__ A, float* fx
   const int steps = gx + gy + nk;
 
   if (spu_isiu()) {
-    const unsigned dir = spu_iudir();
-    const int lane = int(spu_iuid());
-    const bool loads = dir == SPU_WEST || dir == SPU_NORTH;
-    if (global_sync) {
-      const int first = loads ? lane : (dir == SPU_EAST ? gx : gy) + lane + 1;  // step of face 0
-      for (int s = 0; s < steps; ++s) {
-        const int kt = s - first;
-        if (kt >= 0 && kt < nk) spu_iu_face(dir, lane, fx, fy, b, N, K, kt);
-        blocksync();
-      }
-      return;
-    }
-    for (int kt = 0; kt < nk; ++kt) {
-      if (dir == SPU_EAST) blocksync_west();
-      if (dir == SPU_SOUTH) blocksync_north();
-      spu_iu_face(dir, lane, fx, fy, b, N, K, kt);
-      if (dir == SPU_WEST) blocksync_east();
-      if (dir == SPU_NORTH) blocksync_south();
-    }
+    spu_iu_role(fx, fy, b, N, K, nk, steps, global_sync, threadIdx.x, blockDim.x);
     return;
   }
 
@@ -432,3 +446,131 @@ SPU_STENCIL_GPU(spu_stencil_gpu_b16_s4, 16, 4)
 SPU_STENCIL_GPU(spu_stencil_gpu_b32_s2, 32, 2)
 SPU_STENCIL_GPU(spu_stencil_gpu_b32_s8, 32, 8)
 SPU_STENCIL_GPU(spu_stencil_gpu_b64_s8, 64, 8)
+
+// ---------------------------------------------------------------------------
+// The sub-tiled SPU kernel (Table 6.2's organisation; --arg method=subtiled).
+// Same launch, CB layout, IU code and synchronisation as spu_stencil_cb, but
+// a CTA of T x T threads (T = blockDim.x = blockDim.y) computes a b x b x b
+// tile with b = T * S: thread (tx, ty) owns the S x S (i, j) sub-column
+// il = S tx + a, jl = S ty + c, as spu_stencil_gpu does. Block (tx, ty, kl)
+// depends on blocks (tx-1, ty, kl), (tx, ty-1, kl) and (tx, ty, kl-1), so the
+// CTA runs a wavefront over steps tx + ty + kl: 2 (T - 1) + b steps per tile,
+// one __syncthreads each (46 for b = 32, S = 4, against the row kernel's
+// b (2b - 1) = 2,016). The previous-k block stays in registers (across
+// k-tiles too: the on-chip k-face). Threads with tx = 0 read the west face
+// from the west CB and threads with ty = 0 the north face from the north CB
+// (element (r, kl) at byte 4 (r b + kl), as the IUs write it); inner blocks
+// take their neighbours' edges from shared arrays double-buffered by step
+// parity. The threads owning the tile's last row il = ni - 1 (last column
+// jl = nj - 1) store it into the east (south) CB at the step that computes
+// it. Points of a partial tile beyond N are computed from whatever the CB
+// holds there and never stored to memory: the recurrence only flows to
+// larger i, j and k, so they cannot reach a point inside.
+// S is a template parameter (the block lives in registers); T is at most
+// 64 / S, which sizes the edge arrays (b <= 64, as the CBs allow).
+template <int S>
+__device__ __forceinline__ void spu_subtile_tile(float (&prev)[S][S], float* edge_e, float* edge_s, int b, int ni,
+                                                 int nj, int nkl) {
+  const int T = blockDim.x, tx = threadIdx.x, ty = threadIdx.y;
+  // edge_e[parity][tx][ty][c]: east edge of block (tx, ty); edge_s likewise.
+  auto at = [&](int parity, int x, int y) { return ((parity * T + x) * T + y) * S; };
+  for (int s = 0; s < 2 * (T - 1) + nkl; ++s) {
+    const int kl = s - tx - ty;
+    if (kl >= 0 && kl < nkl) {
+      const int p = s & 1, q = p ^ 1;  // write parity, read parity (previous step)
+      float w[S], n[S];
+#pragma unroll
+      for (int c = 0; c < S; ++c)
+        w[c] = tx == 0 ? cb_ld_west(4u * unsigned((ty * S + c) * b + kl)) : edge_e[at(q, tx - 1, ty) + c];
+#pragma unroll
+      for (int a = 0; a < S; ++a)
+        n[a] = ty == 0 ? cb_ld_north(4u * unsigned((tx * S + a) * b + kl)) : edge_s[at(q, tx, ty - 1) + a];
+      // The block in dependence order: a (i) outer, c (j) inner.
+#pragma unroll
+      for (int a = 0; a < S; ++a) {
+        float left = n[a];  // H[i, j-1, k]
+#pragma unroll
+        for (int c = 0; c < S; ++c) {
+          const float up = a == 0 ? w[c] : prev[a - 1][c];  // H[i-1, j, k] (row a-1 already at k)
+          const float h = (up + left + prev[a][c]) * (1.0f / 3.0f);
+          prev[a][c] = h;
+          left = h;
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < S; ++c) edge_e[at(p, tx, ty) + c] = prev[S - 1][c];
+#pragma unroll
+      for (int a = 0; a < S; ++a) edge_s[at(p, tx, ty) + a] = prev[a][S - 1];
+#pragma unroll
+      for (int a = 0; a < S; ++a)
+        if (tx * S + a == ni - 1) {
+#pragma unroll
+          for (int c = 0; c < S; ++c) cb_st_east(4u * unsigned((ty * S + c) * b + kl), prev[a][c]);
+        }
+#pragma unroll
+      for (int c = 0; c < S; ++c)
+        if (ty * S + c == nj - 1) {
+#pragma unroll
+          for (int a = 0; a < S; ++a) cb_st_south(4u * unsigned((tx * S + a) * b + kl), prev[a][c]);
+        }
+    }
+    __syncthreads();
+  }
+}
+
+template <int S>
+__device__ __forceinline__ void spu_stencil_subtiled(const float* __restrict__ A, float* fx, float* fy,
+                                                     float* __restrict__ out, int N, int K, int global_sync,
+                                                     float* edge_e, float* edge_s) {
+  const int T = blockDim.x, b = T * S;
+  const int gx = gridDim.x, gy = gridDim.y;
+  const int nk = (K + b - 1) / b;
+  const int steps = gx + gy + nk;
+  if (spu_isiu()) {
+    spu_iu_role(fx, fy, b, N, K, nk, steps, global_sync, threadIdx.y * T + threadIdx.x, T * T);
+    return;
+  }
+  const int I = blockIdx.x, J = blockIdx.y;
+  const int ni = min(b, N - I * b), nj = min(b, N - J * b);
+  const int i0 = I * b + threadIdx.x * S, j0 = J * b + threadIdx.y * S;
+  float prev[S][S];  // H[i, j, k-1] of this thread's block: A before the first plane
+#pragma unroll
+  for (int a = 0; a < S; ++a)
+#pragma unroll
+    for (int c = 0; c < S; ++c)
+      prev[a][c] = (i0 + a < N && j0 + c < N) ? A[(size_t)(i0 + a) * N + j0 + c] : 0.f;
+  // One loop and one call of the tile for both schemes, as in spu_stencil_cb.
+  for (int s = 0; s < (global_sync ? steps : nk); ++s) {
+    const int kt = global_sync ? s - (I + J + 1) : s;
+    if (!global_sync) {
+      blocksync_north();
+      blocksync_west();
+    }
+    if (kt >= 0 && kt < nk) spu_subtile_tile<S>(prev, edge_e, edge_s, b, ni, nj, min(b, K - kt * b));
+    if (global_sync) {
+      blocksync();
+    } else {
+      blocksync_south();
+      blocksync_east();
+    }
+  }
+#pragma unroll
+  for (int a = 0; a < S; ++a)
+#pragma unroll
+    for (int c = 0; c < S; ++c)
+      if (i0 + a < N && j0 + c < N) out[(size_t)(i0 + a) * N + j0 + c] = prev[a][c];
+}
+
+// One kernel per sub-tile side; the edge arrays are sized for T = 64 / S.
+// Keep in step with kSpuSubtiles in driver.cpp.
+#define SPU_STENCIL_SUBTILED(NAME, S)                                                                   \
+  extern "C" __global__ void NAME(const float* __restrict__ A, float* fx, float* fy,                    \
+                                  float* __restrict__ out, int N, int K, int global_sync) {             \
+    __shared__ float edge_e[2 * (64 / S) * (64 / S) * S];                                               \
+    __shared__ float edge_s[2 * (64 / S) * (64 / S) * S];                                               \
+    spu_stencil_subtiled<S>(A, fx, fy, out, N, K, global_sync, edge_e, edge_s);                         \
+  }
+
+SPU_STENCIL_SUBTILED(spu_stencil_cb_s4, 4)
+SPU_STENCIL_SUBTILED(spu_stencil_cb_s2, 2)
+SPU_STENCIL_SUBTILED(spu_stencil_cb_s8, 8)
