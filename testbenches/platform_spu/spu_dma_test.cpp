@@ -1,8 +1,9 @@
 // DMA interface units (spu.iu.kind = dma; docs/spu.md, "DMA interface
 // units"; Rajasree Table 7.1, Table 6.4): the stencil with DMA IUs against
 // its CPU reference, the off-chip and CB counts of the truncated-SM IUs,
-// no IU instruction, the faces each engine moved, the 66.8 W leakage point,
-// and the rejection of what the DMA IUs do not support.
+// no IU instruction, the faces each engine moved (also with overlapped
+// passes), the 66.8 W leakage point, and the rejection of what the DMA IUs
+// do not support.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -49,10 +50,13 @@ struct StencilRun {
 };
 
 StencilRun run_stencil(uint32_t n, uint32_t k, uint32_t p, const std::string& sync, const std::string& kind,
-                       Backend backend, const std::vector<std::string>& extra = {}) {
+                       Backend backend, const std::vector<std::string>& extra = {},
+                       const std::vector<std::string>& args = {}) {
   Device dev(options(spu_config(p, kind, extra), backend));
   std::unique_ptr<Workload> w = WorkloadRegistry::create("spu_stencil");
-  apply_run_args(*w, {"n=" + std::to_string(n), "k=" + std::to_string(k), "sync=" + sync});
+  std::vector<std::string> all_args = {"n=" + std::to_string(n), "k=" + std::to_string(k), "sync=" + sync};
+  all_args.insert(all_args.end(), args.begin(), args.end());
+  apply_run_args(*w, all_args);
   w->setup(dev, Size::Small, 1);
   StencilRun r;
   const std::vector<LaunchStats> all = w->run(dev);
@@ -75,6 +79,27 @@ uint64_t stat(const nlohmann::json& j, const std::string& key) {
   return it->get<uint64_t>();
 }
 
+// The faces the DMA IUs moved (one transfer each), and no instruction on an
+// IU node.
+uint64_t dma_transfers(const nlohmann::json& launch, uint32_t p) {
+  uint64_t transfers = 0;
+  for (uint32_t i = 0; i < 4 * p; ++i) {
+    const std::string iu = "gpu.spu.iu[" + std::to_string(i) + "].";
+    transfers += stat(launch, iu + "dma_transfers");
+    EXPECT_EQ(stat(launch, iu + "warp_instructions"), 0u) << iu;
+  }
+  return transfers;
+}
+
+// The DMA IUs of an N x N grid of b = 32 tiles on p x p SMs, each moving
+// ceil(K/32) faces: every lane's four real IUs sit on IU nodes, except the
+// east and south ones of a grid whose last pass (or only pass) is partial,
+// which are grid SMs next to it and run the IU code.
+uint64_t expected_transfers(uint32_t n, uint32_t k, uint32_t p) {
+  const uint32_t cols = (n + 31) / 32, nk = (k + 31) / 32;
+  return uint64_t{cols % p != 0 ? 2 * cols : 4 * cols} * nk;
+}
+
 using Case = std::tuple<uint32_t, uint32_t, uint32_t, std::string>;  // N, K, p, sync
 class SpuDma : public ::testing::TestWithParam<Case> {};
 
@@ -90,18 +115,7 @@ TEST_P(SpuDma, StencilMatchesTheReferenceAndTheSmIusCounts) {
   EXPECT_EQ(dma.stats.offchip_accesses, sm.stats.offchip_accesses);
   EXPECT_LT(dma.stats.warp_instructions, sm.stats.warp_instructions);
   EXPECT_EQ(stat(dma.launch, "gpu.spu.iu_warp_instructions"), 0u);
-  // IUs on their own nodes: all of them on a whole grid (or in passes); on a
-  // partial single-pass grid only the north and west ones (the east and
-  // south roles run on grid SMs).
-  const uint32_t cols = (n + 31) / 32, nk = (k + 31) / 32;
-  const uint32_t dmas = cols < p ? 2 * cols : 4 * cols;
-  uint64_t transfers = 0;
-  for (uint32_t i = 0; i < 4 * p; ++i) {
-    const std::string iu = "gpu.spu.iu[" + std::to_string(i) + "].";
-    transfers += stat(dma.launch, iu + "dma_transfers");
-    EXPECT_EQ(stat(dma.launch, iu + "warp_instructions"), 0u) << iu;
-  }
-  EXPECT_EQ(transfers, uint64_t{dmas} * nk);
+  EXPECT_EQ(dma_transfers(dma.launch, p), expected_transfers(n, k, p));
 }
 
 // Whole grids, a partial grid (2 x 2 CTAs on p = 4), passes (128^3 on p = 2),
@@ -112,6 +126,35 @@ INSTANTIATE_TEST_SUITE_P(GridsAndSyncs, SpuDma,
                                            Case{128, 128, 2, "local"}, Case{128, 128, 2, "global"},
                                            Case{128, 128, 4, "local"}, Case{128, 128, 4, "global"},
                                            Case{48, 40, 2, "local"}, Case{48, 40, 2, "global"}));
+
+// DMA IUs with overlapped passes (spu.passes = overlapped): each IU node runs
+// its face stream once per pass of its node's sequence, between its virtual
+// IU roles. The CPU reference, the pass-by-pass counts of the truncated-SM
+// IUs (functional backend: off-chip accesses, passes, VIU faces) and one
+// transfer per face; the scoreboard's statistics show the mode ran.
+class SpuDmaOverlapped : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SpuDmaOverlapped, MatchesTheReferenceAndThePassByPassCounts) {
+  const auto& [n, k, p, sync] = GetParam();
+  const StencilRun dma = run_stencil(n, k, p, sync, "dma", Backend::Timing, {"spu.passes=overlapped"});
+  const StencilRun sm = run_stencil(n, k, p, sync, "sm", Backend::Functional);
+  EXPECT_TRUE(dma.check.passed) << dma.check.detail;
+  EXPECT_TRUE(sm.check.passed) << sm.check.detail;
+  EXPECT_EQ(dma.stats.offchip_accesses, sm.stats.offchip_accesses);
+  EXPECT_EQ(dma.stats.spu_passes, sm.stats.spu_passes);
+  EXPECT_GT(dma.stats.spu_passes, 1u);
+  EXPECT_EQ(dma.stats.viu_spills, sm.stats.viu_spills);
+  EXPECT_EQ(dma.stats.viu_restores, sm.stats.viu_restores);
+  EXPECT_EQ(stat(dma.launch, "gpu.spu.passes"), sm.stats.spu_passes);
+  EXPECT_EQ(dma_transfers(dma.launch, p), expected_transfers(n, k, p));
+  EXPECT_TRUE(dma.launch.contains("gpu.spu.iu[0].viu_restore_waits"));
+}
+
+// 2 x 2 passes of 2 x 2 SMs; 3 x 3 CTAs on p = 2 (partial passes: the east
+// and south IUs of the last ones are grid SMs), both schemes.
+INSTANTIATE_TEST_SUITE_P(Passes, SpuDmaOverlapped,
+                         ::testing::Values(Case{128, 64, 2, "local"}, Case{128, 64, 2, "global"},
+                                           Case{96, 40, 2, "local"}, Case{96, 40, 2, "global"}));
 
 // Table 6.3's count at 128^3 (either scheme), and the DMA IUs' CB accesses
 // against the truncated-SM IUs' (264,192 at 128^3, docs/spu.md "Measured",
@@ -188,6 +231,19 @@ TEST(SpuDmaRejects, AKernelOutsideTheContract) {
   EXPECT_NE(msg.find("run it with spu.iu.kind = sm"), std::string::npos) << msg;
 }
 
+// The sub-tiled kernels (method=subtiled) share the row kernel's IU code but
+// take their tile side from a two-dimensional block (T x T threads, b = T S
+// with S a compile-time constant), which the contract cannot read: the
+// launch is rejected naming the rule and the key, not run with wrong faces.
+TEST(SpuDmaRejects, TheSubtiledKernels) {
+  const std::string msg =
+      error_of([] { run_stencil(64, 64, 2, "local", "dma", Backend::Timing, {}, {"method=subtiled"}); });
+  EXPECT_NE(msg.find("kernel 'spu_stencil_cb_s4' cannot run with spu.iu.kind = dma: the tile side is blockDim.x: "
+                     "the block must be one-dimensional"),
+            std::string::npos)
+      << msg;
+}
+
 // A kernel that follows the contract but whose SM skips every rendezvous:
 // the DMA IUs wait for a partner that has finished, and the launch ends with
 // the deadlock report naming them as DMA IUs.
@@ -218,6 +274,30 @@ TEST(SpuDmaDeadlock, ASkippedRendezvousNamesTheDmaIus) {
     const std::string msg = e.what();
     for (const char* part : {"IU west 0 (DMA IU) waits at bar.blocksync.east for SM (0,0), which has finished",
                              "IU south 0 (DMA IU) waits at bar.blocksync.north for SM (0,0), which has finished"})
+      EXPECT_NE(msg.find(part), std::string::npos) << part << " not in: " << msg;
+  }
+}
+
+// The same with overlapped passes (2 x 1 CTAs on p = 1): pass (0,0)'s DMA
+// IUs wait for its finished SM, so their nodes never take up pass (1,0)'s
+// units; the fabric reports it across the live passes (not the watchdog).
+TEST(SpuDmaDeadlock, OverlappedPassesNameTheDmaIus) {
+  namespace ptx = functional::test;
+  Device dev(options(spu_config(1, "dma", {"spu.passes=overlapped"}), Backend::Timing));
+  const ModuleHandle m = dev.load_module_string(std::string(ptx::kSpuHeader) + kSkipper, "skipper.ptx");
+  const DevicePtr fx = dev.malloc(32 * 32 * 4), fy = dev.malloc(32 * 32 * 4);
+  LaunchConfig c;
+  c.grid = {2, 1, 1};
+  c.block = {32, 1, 1};
+  try {
+    dev.launch(m, "skipper", c,
+               KernelArgs().add(fx).add(fx).add(fy).add(fx).add(int32_t(32)).add(int32_t(32)).add(int32_t(0)));
+    ADD_FAILURE() << "ran";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Deadlock);
+    const std::string msg = e.what();
+    for (const char* part : {"overlapped passes", "pass (0,0):",
+                             "IU west 0 (DMA IU) waits at bar.blocksync.east for SM (0,0), which has finished"})
       EXPECT_NE(msg.find(part), std::string::npos) << part << " not in: " << msg;
   }
 }

@@ -39,12 +39,15 @@ struct StencilRun {
   LaunchStats stats;
 };
 
-StencilRun run_stencil(uint32_t n, uint32_t k, uint32_t p, const std::string& sync, Backend backend) {
+StencilRun run_stencil(uint32_t n, uint32_t k, uint32_t p, const std::string& sync, Backend backend,
+                       const std::vector<std::string>& args = {}) {
   DeviceOptions o = spu_options(p, "overlapped");
   o.backend = backend;
   Device dev(o);
   std::unique_ptr<workloads::Workload> w = workloads::WorkloadRegistry::create("spu_stencil");
-  workloads::apply_run_args(*w, {"n=" + std::to_string(n), "k=" + std::to_string(k), "sync=" + sync});
+  std::vector<std::string> all_args = {"n=" + std::to_string(n), "k=" + std::to_string(k), "sync=" + sync};
+  all_args.insert(all_args.end(), args.begin(), args.end());
+  workloads::apply_run_args(*w, all_args);
   w->setup(dev, workloads::Size::Small, 1);
   StencilRun r;
   const std::vector<LaunchStats> all = w->run(dev);
@@ -85,6 +88,30 @@ INSTANTIATE_TEST_SUITE_P(GridsAndSyncs, SpuOverlapStencil,
                          ::testing::Values(Case{64, 64, 1, "local"}, Case{64, 64, 1, "global"},
                                            Case{128, 64, 2, "local"}, Case{128, 64, 2, "global"},
                                            Case{96, 64, 2, "local"}, Case{96, 64, 2, "global"}));
+
+// The sub-tiled kernel (method=subtiled, sub-tile 4: 8 x 8 threads per
+// CTA) with overlapped passes: the same runtime mechanism, another SM code.
+// CPU reference and the pass-by-pass counts of the same kernel.
+class SpuOverlapSubtiled : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SpuOverlapSubtiled, MatchesTheReferenceWithThePassByPassCounts) {
+  const auto& [n, k, p, sync] = GetParam();
+  const StencilRun seq = run_stencil(n, k, p, sync, Backend::Functional, {"method=subtiled"});
+  const StencilRun ovl = run_stencil(n, k, p, sync, Backend::Timing, {"method=subtiled"});
+  EXPECT_TRUE(seq.check.passed) << seq.check.detail;
+  EXPECT_TRUE(ovl.check.passed) << ovl.check.detail;
+  EXPECT_EQ(ovl.stats.offchip_accesses, seq.stats.offchip_accesses);
+  EXPECT_EQ(ovl.stats.warp_instructions, seq.stats.warp_instructions);
+  EXPECT_EQ(ovl.stats.spu_passes, seq.stats.spu_passes);
+  EXPECT_GT(ovl.stats.spu_passes, 1u);
+  EXPECT_EQ(ovl.stats.viu_spills, seq.stats.viu_spills);
+  EXPECT_EQ(ovl.stats.viu_restores, seq.stats.viu_restores);
+}
+
+// 2 x 2 passes of 2 x 2 SMs, and partial passes (3 x 3 CTAs on p = 2).
+INSTANTIATE_TEST_SUITE_P(Passes, SpuOverlapSubtiled,
+                         ::testing::Values(Case{128, 64, 2, "local"}, Case{128, 64, 2, "global"},
+                                           Case{96, 40, 2, "local"}));
 
 // ---- Per-unit pass registers (Table 4.1's local registers, invariant 14).
 
