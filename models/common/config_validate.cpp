@@ -260,6 +260,8 @@ void Config::validate() const {
       {fr + "cycles_per_register", "1", finereg, "finereg"},
       {fr + "vector_cache_entries", "32", finereg, "finereg"},
       {fr + "switch_order", "restore_first", finereg, "finereg"},
+      {fr + "launch_beyond_limit", "true", finereg, "finereg"},
+      {fr + "context_only_switch", "true", finereg, "finereg"},
       {fr + "check", "false", finereg || vt, "finereg, vt or regdram"},
       {"gpu.sm.regfile.vt.context_bytes_per_warp", "128", finereg || vt, "finereg, vt or regdram"},
       {"gpu.sm.regfile.vt.context_bytes_per_cycle", "128", finereg || vt, "finereg, vt or regdram"},

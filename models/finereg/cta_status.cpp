@@ -53,6 +53,12 @@ void CtaStatusMonitor::launch(uint32_t slot) {
   set(slot, Where::InPlace, Where::InPlace);
 }
 
+void CtaStatusMonitor::launch_pending(uint32_t slot) {
+  expect(slot, CtaSwitchState::Free, "launch_pending");
+  set(slot, Where::Stored, Where::InPlace);
+  pending_since_[slot] = order_++;
+}
+
 void CtaStatusMonitor::context_out(uint32_t slot) {
   expect(slot, CtaSwitchState::Active, "context_out");
   set(slot, Where::Stored, Where::InPlace);

@@ -16,6 +16,9 @@
 // Transitions, each a single field change so that a switch is observable
 // step by step:
 //   launch        Free -> Active
+//   launch_pending Free -> PendAcrf     (admitted beyond the scheduling limits
+//                                       into free ACRF space, VT-style: its
+//                                       initial context waits in shared memory)
 //   context_out   Active -> PendAcrf      (warps leave the pipeline)
 //   regs_out      PendAcrf -> PendPcrf    (live registers moved to the PCRF)
 //   regs_in       PendPcrf -> PendAcrf    (registers restored into the ACRF)
@@ -57,6 +60,7 @@ class CtaStatusMonitor {
   // The transitions above; Error(Internal) naming the slot, the transition
   // and the state when it does not apply.
   void launch(uint32_t slot);
+  void launch_pending(uint32_t slot);
   void context_out(uint32_t slot);
   void regs_out(uint32_t slot);
   void regs_in(uint32_t slot);

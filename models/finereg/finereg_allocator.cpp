@@ -57,6 +57,7 @@ struct FineRegAllocator::Slot {
   enum class Timer : uint8_t { None, Out, In } timer = Timer::None;
   uint64_t due = kNoTimer;
   bool out_for_launch = false;
+  bool context_only = false;  // the switch-out running leaves the registers in the ACRF
   // A switch waiting for something before its timer runs: a switch-out for
   // its vector fetches (memory reads in flight), a swap's switch-in for its
   // partner's switch-out (`after`); then it takes `cycles` more.
@@ -96,25 +97,63 @@ SmCycleHook* FineRegAllocator::bind_sm(const SmInternals& sm) {
 
 bool FineRegAllocator::can_admit(const CtaShape& shape) const {
   if (probing_) return true;  // room_after_out: the resident limits only
+  return admission(shape) != Admission::None;
+}
+
+// How a new CTA would enter: active (the ACRF and the active limits have
+// room), pending in PEND_ACRF (launch_beyond_limit: the ACRF has room but the
+// active limits are full, or a ready pending CTA takes the next active slot),
+// or not at all. The CTA table has checked the resident limits.
+FineRegAllocator::Admission FineRegAllocator::admission(const CtaShape& shape) const {
   if (p_.finereg.restore_first && sm_ && !launching_ && ready_waiting()) {
     refused_ = true;  // a ready pending CTA goes first; offered again after on_cycle
-    return false;
+    // It needs an active slot, not ACRF space, unless its registers are in
+    // the PCRF: then the new CTA would take the space it needs.
+    return !ready_in_pcrf_waiting() && pending_launch_fits(shape) ? Admission::Pending : Admission::None;
   }
-  if (sm_ && backup_bytes_ > 0 && !backup_fits(shape.shared_bytes)) return false;
-  return acrf_.can_admit(shape) && active_ctas_ < p_.active_ctas && active_warps_ + shape.warps <= p_.active_warps &&
-         active_threads_ + shape.padded_threads() <= p_.active_threads;
+  if (sm_ && backup_bytes_ > 0 && !backup_fits(shape.shared_bytes)) return Admission::None;
+  if (acrf_.can_admit(shape) && active_ctas_ < p_.active_ctas && active_warps_ + shape.warps <= p_.active_warps &&
+      active_threads_ + shape.padded_threads() <= p_.active_threads) {
+    return Admission::Active;
+  }
+  return pending_launch_fits(shape) ? Admission::Pending : Admission::None;
+}
+
+// A pending launch holds its full ACRF allocation, its shared memory and,
+// beside them, its initial context's backup.
+bool FineRegAllocator::pending_launch_fits(const CtaShape& shape) const {
+  return p_.finereg.launch_beyond_limit && sm_ && acrf_.can_admit(shape) &&
+         backup_fits(shape.shared_bytes + uint64_t(shape.warps) * p_.vt.context_bytes_per_warp);
 }
 
 void FineRegAllocator::admit(uint32_t slot, const CtaShape& shape) {
+  const Admission how = admission(shape);
+  if (how == Admission::None) {
+    throw Error(ErrorKind::Internal, "FineReg: admission of a CTA into slot " + std::to_string(slot) +
+                                         " that does not fit (can_admit was false)");
+  }
   acrf_.admit(slot, shape);
   Slot& s = slots_.at(slot);
   s = Slot{};
   s.shape = shape;
   s.occupied = true;
+  if (how == Admission::Pending) {
+    // Its initial context is written to shared memory by the dispatcher (as
+    // a baseline launch writes it into the pipeline: not charged); the
+    // switch-in restores it.
+    monitor_.launch_pending(slot);
+    backup_bytes_ += ctx_bytes(slot);
+    ++n_.launches_pending;
+    return;
+  }
   monitor_.launch(slot);
   ++active_ctas_;
   active_warps_ += shape.warps;
   active_threads_ += shape.padded_threads();
+}
+
+bool FineRegAllocator::starts_suspended(uint32_t slot) const {
+  return monitor_.state(slot) == CtaSwitchState::PendAcrf;
 }
 
 void FineRegAllocator::release(uint32_t slot) {
@@ -290,6 +329,32 @@ void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
   if (for_launch) ++n_.outs_for_launch;
 }
 
+// A switch of the context only (2,2) -> (1,2): the registers stay in the
+// ACRF, no vector lookup, no register movement; the context's save to shared
+// memory is the switch's time. Its active slot is free at once; for a new
+// CTA the room is offered once the save is done.
+void FineRegAllocator::context_out(uint32_t slot, uint64_t c, bool for_launch) {
+  Slot& s = slots_[slot];
+  monitor_.context_out(slot);
+  sm_->services.suspend_cta(slot);
+  backup_bytes_ += ctx_bytes(slot);
+  move_context(slot);
+  --active_ctas_;
+  active_warps_ -= s.shape.warps;
+  active_threads_ -= s.shape.padded_threads();
+  ++n_.switches_out;
+  ++n_.context_only_outs;
+  s.timer = Slot::Timer::Out;
+  s.cycles = ctx_cycles(slot);
+  s.due = kNoTimer;
+  s.fetches = 0;
+  s.fetch_start = c;
+  s.context_only = true;
+  s.out_for_launch = for_launch;
+  if (for_launch) ++n_.outs_for_launch;
+  start_timer(slot, c);
+}
+
 void FineRegAllocator::on_access_done(uint32_t ticket, uint64_t c) {
   const uint32_t slot = fetch_slot_.at(ticket);
   fetch_slot_[ticket] = kNone;
@@ -348,9 +413,10 @@ bool FineRegAllocator::finish_timers(uint64_t c) {
     if (s.timer == Slot::Timer::None || s.due > c) continue;
     if (s.timer == Slot::Timer::Out) {
       if (s.out_for_launch) {
-        acrf_.release(slot);  // the live registers have left the ACRF
+        if (!s.context_only) acrf_.release(slot);  // the live registers have left the ACRF
         room = true;
       }
+      s.context_only = false;
     } else {
       monitor_.context_in(slot);
       sm_->services.resume_cta(slot);
@@ -376,6 +442,25 @@ bool FineRegAllocator::swap_fits(uint32_t out, uint32_t in, uint32_t live) const
          active_threads_ - o.shape.padded_threads() + i.shape.padded_threads() <= p_.active_threads;
 }
 
+// A context-only swap: the stalled CTA `out` keeps its registers in the
+// ACRF; `in` needs no ACRF space (PEND_ACRF) or finds it free beside them.
+bool FineRegAllocator::context_swap_fits(uint32_t out, uint32_t in) const {
+  const Slot& o = slots_[out];
+  const Slot& i = slots_[in];
+  if (monitor_.state(in) == CtaSwitchState::PendPcrf && !acrf_fits_beside(i.shape)) return false;
+  if (ctx_bytes(out) > ctx_bytes(in) && !backup_fits(ctx_bytes(out) - ctx_bytes(in))) return false;
+  return active_warps_ - o.shape.warps + i.shape.warps <= p_.active_warps &&
+         active_threads_ - o.shape.padded_threads() + i.shape.padded_threads() <= p_.active_threads;
+}
+
+bool FineRegAllocator::acrf_fits_beside(const CtaShape& shape) const { return acrf_.can_admit(shape); }
+
+bool FineRegAllocator::ready_in_pcrf_waiting() const {
+  return monitor_.select_ready([&](uint32_t s) {
+           return monitor_.state(s) == CtaSwitchState::PendPcrf && ready(s);
+         }) != kNoCta;
+}
+
 // Would the SM take another CTA of this shape once this one left? (the
 // resident limits and shared memory; the ACRF and the active limits are
 // what the switch-out frees).
@@ -398,6 +483,24 @@ void FineRegAllocator::decide_stalled(uint64_t c) {
   depleted_ = false;
   for (uint32_t slot = 0; slot < slots_.size(); ++slot) {
     if (!monitor_.active(slot) || slots_[slot].timer != Slot::Timer::None || !stalled(slot)) continue;
+    if (p_.finereg.context_only_switch) {
+      // Registers move only when the partner needs their space: a ready
+      // pending CTA (PEND_ACRF first) that fits beside them swaps contexts.
+      const uint32_t p = monitor_.select_ready([&](uint32_t s) { return ready(s) && context_swap_fits(slot, s); });
+      if (p != kNoCta) {
+        std::vector<PcrfItem> back = take_out(p);
+        context_out(slot, c, false);
+        switch_in(p, c, slot, back);
+        ++n_.swaps;
+        continue;
+      }
+      // A new CTA of the same shape fits in the ACRF beside it.
+      if (sm_->services.ctas_waiting() && acrf_fits_beside(slots_[slot].shape) && room_after_out(slot) &&
+          backup_fits(ctx_bytes(slot) + slots_[slot].shape.shared_bytes)) {
+        context_out(slot, c, true);
+        continue;
+      }
+    }
     if (!table_for(slot).fits()) {
       ++n_.wide_kernel_stalls;  // more than 64 registers: the CTA stays in the ACRF
       continue;
@@ -516,6 +619,12 @@ void FineRegAllocator::register_stats(const stats::Group& group) {
   g.counter("swaps", &n_.swaps, "switches", "switch-outs paired with the switch-in of a ready pending CTA");
   g.counter("outs_for_launch", &n_.outs_for_launch, "switches",
             "switch-outs that freed ACRF space for a new CTA (the PCRF had room and CTAs were waiting)");
+  g.counter("context_only_outs", &n_.context_only_outs, "switches",
+            "switch-outs of the context only: the registers stayed in the ACRF (PEND_ACRF), their partner or a "
+            "new CTA fitting beside them (finereg.context_only_switch)");
+  g.counter("launches_pending", &n_.launches_pending, "CTAs",
+            "CTAs admitted beyond the active limits into free ACRF space as PEND_ACRF, switched in later by a "
+            "context restore (finereg.launch_beyond_limit)");
   g.counter("registers_out", &n_.registers_out, "warp-registers", "live warp-registers moved ACRF -> PCRF");
   g.counter("registers_in", &n_.registers_in, "warp-registers", "warp-registers moved PCRF -> ACRF");
   g.counter("move_cycles", &n_.move_cycles, "cycles", "cycles of register movement (pcrf_latency + per register)");

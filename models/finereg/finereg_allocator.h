@@ -3,15 +3,21 @@
 // switching, as one SM part.
 //
 // As an allocator it manages the ACRF (acrf_bytes of the register file):
-// a CTA is admitted when its full allocation fits in the ACRF and it fits
-// in the ACTIVE limits (gpu.sm.max_ctas, warps and threads); the SM's CTA
-// table holds up to max_resident_ctas / max_resident_warps CTAs, the pending
-// ones beyond the active limits.
+// a CTA is admitted active when its full allocation fits in the ACRF and it
+// fits in the ACTIVE limits (gpu.sm.max_ctas, warps and threads); with
+// launch_beyond_limit, one whose allocation fits in the ACRF while the active
+// limits are full is admitted pending in PEND_ACRF (1,2), suspended from its
+// first cycle (starts_suspended), its initial context in shared memory. The
+// SM's CTA table holds up to max_resident_ctas / max_resident_warps CTAs, the
+// pending ones beyond the active limits.
 //
 // As a per-cycle hook (models/sm/cycle_hook.h) it switches CTAs (§2.7):
 //  - an active CTA whose unfinished warps all wait for memory or at a
 //    barrier (with memory operations in flight) is switched out when that
-//    makes room: its context leaves the pipeline (Sm::suspend_cta) and its
+//    makes room. With context_only_switch, when a ready pending CTA or a new
+//    CTA fits in the ACRF beside its registers, only its context leaves
+//    (it rests in PEND_ACRF, registers in place). Otherwise its context
+//    leaves the pipeline (Sm::suspend_cta) and its
 //    live registers (live_vectors.h, looked up through the vector cache)
 //    move to the PCRF (pcrf.h), either to swap with a ready pending CTA
 //    (PCRF free + that CTA's entries >= the live count) or, when the
@@ -61,6 +67,8 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
   void release(uint32_t cta_slot) override;
   void suspend(uint32_t cta_slot) override;
   void resume(uint32_t cta_slot) override;
+  // A CTA admitted beyond the active limits rests in PEND_ACRF (1,2).
+  bool starts_suspended(uint32_t cta_slot) const override;
   uint64_t capacity() const override { return acrf_.capacity(); }
   uint64_t in_use() const override { return acrf_.in_use(); }
   void register_stats(const stats::Group& group) override;
@@ -86,6 +94,8 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
     uint64_t switches_in = 0;        // CTAs switched in
     uint64_t swaps = 0;              // switch-outs paired with a switch-in
     uint64_t outs_for_launch = 0;    // switch-outs that made room for a new CTA
+    uint64_t context_only_outs = 0;  // switch-outs whose registers stayed in the ACRF (PEND_ACRF)
+    uint64_t launches_pending = 0;   // CTAs admitted beyond the active limits as PEND_ACRF
     uint64_t registers_out = 0;      // warp-registers moved ACRF -> PCRF
     uint64_t registers_in = 0;       // and back
     uint64_t move_cycles = 0;        // cycles of register movement (both ways)
@@ -112,6 +122,13 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
 
  private:
   struct Slot;
+  enum class Admission : uint8_t { None, Active, Pending };
+  Admission admission(const CtaShape& shape) const;
+  bool pending_launch_fits(const CtaShape& shape) const;
+  bool ready_in_pcrf_waiting() const;
+  bool acrf_fits_beside(const CtaShape& shape) const;
+  bool context_swap_fits(uint32_t out, uint32_t in) const;
+  void context_out(uint32_t slot, uint64_t c, bool for_launch);
   bool stalled(uint32_t slot) const;
   bool ready(uint32_t slot) const;
   bool can_activate(uint32_t slot) const;

@@ -42,6 +42,19 @@ void finereg_keys(std::vector<ConfigKey>& t) {
                 "FineReg: when ACRF space frees, restore a ready pending CTA before launching a new one "
                 "(restore_first) or let new CTAs in first (launch_first).",
                 "Oh et al. §V-B vs §V-E disagree (seed note 004 §8); default restore_first [assumption]"));
+  t.push_back(B("gpu.sm.regfile.finereg.launch_beyond_limit", true,
+                "FineReg: when the active (scheduling) limits are full but the ACRF, the resident limits and shared "
+                "memory (with the context backups) have room, admit a new CTA with its full ACRF allocation as "
+                "pending, PEND_ACRF (1,2), its initial context in shared memory; it is switched in (context "
+                "restore only) when an active slot frees or a stalled CTA swaps with it. false: new CTAs enter "
+                "only as active CTAs.",
+                "Oh et al. §IV-A / §IV-C (seed note 004 §2.4: launch beyond the scheduling limit, VT-style)"));
+  t.push_back(B("gpu.sm.regfile.finereg.context_only_switch", true,
+                "FineReg: a stalled CTA whose partner (a ready pending CTA) or a new CTA fits in the ACRF beside "
+                "its registers switches its context only and rests in PEND_ACRF (1,2), registers in place; false: "
+                "every switch-out moves the live registers to the PCRF.",
+                "Oh et al. §IV-C state machine (seed note 004 §2.4: context out, registers stay) [assumption: "
+                "when to use it]"));
   t.push_back(B("gpu.sm.regfile.finereg.check", false,
                 "FineReg checking mode: at every switch-out the live registers' values go into the PCRF entries "
                 "and the non-live registers of the CTA's warps are overwritten with a poison value; at every "

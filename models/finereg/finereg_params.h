@@ -21,6 +21,11 @@ struct FineRegParams {
   uint32_t cycles_per_register = 1;
   uint32_t vector_cache_entries = 32;
   bool restore_first = true;
+  // New CTAs beyond the scheduling limits rest in free ACRF space as
+  // PEND_ACRF (1,2); stalled CTAs switch their context only when their
+  // partner or a new CTA fits beside their registers (docs/finereg.md).
+  bool launch_beyond_limit = true;
+  bool context_only_switch = true;
   bool check = false;
 };
 

@@ -46,6 +46,16 @@ class CtaAllocator {
   virtual void warp_finished(uint32_t cta_slot, uint32_t warp_in_cta) { (void)cta_slot, (void)warp_in_cta; }
   virtual void suspend(uint32_t cta_slot) { (void)cta_slot; }
   virtual void resume(uint32_t cta_slot) { (void)cta_slot; }
+  // True when the CTA admitted in `cta_slot` (admit() was just called)
+  // starts suspended: it holds its resources and is resident, but its warps
+  // are not offered to the schedulers until Sm::resume_cta (FineReg's launch
+  // beyond the scheduling limits into free ACRF space, PEND_ACRF). Asked of
+  // the register allocator once per admission; false (the default): the CTA
+  // starts issuing at the next clock edge.
+  virtual bool starts_suspended(uint32_t cta_slot) const {
+    (void)cta_slot;
+    return false;
+  }
   // An allocator that acts by itself every cycle (FineReg's CTA switching)
   // returns its hook, bound to the SM's parts; called once by the SM's
   // constructor. nullptr (the default): no per-cycle work.

@@ -98,8 +98,8 @@ void CtaTable::admit(functional::LaunchContext& ctx, uint64_t linear_cta_id, con
   cs.shape = shape;
   cs.linear_id = linear_cta_id;
   cs.status = CtaState::Status::Pending;
-  cs.suspended = false;
   regs_->admit(slot, shape);
+  cs.suspended = regs_->starts_suspended(slot);
   smem_->admit(slot, shape);
   ++busy_ctas_;
   reserved_warps_ += p_.reserved_slots(shape.warps);
@@ -160,10 +160,16 @@ void CtaTable::activate_pending(uint64_t c) {
       w.at_barrier = false;
       w.eligible_from = 0;
       w.sb_blocked = false;
-      warps_.park(ws, kIssued);
       w.last_stall = sched::StallKind::Fetch;
       w.blocking_reg = kNoSlot;
       cs.warp_slots.push_back(ws);
+      if (cs.suspended) {
+        // Admitted suspended: resident, but not offered until resume().
+        w.live = false;
+        warps_.park(ws, WarpTable::kParkedDead);
+        continue;
+      }
+      warps_.park(ws, kIssued);
       warps_.add_live(w.scheduler);
       policy_.warp_added(warp_info(ws));
       front_.want_fetch(ws);
@@ -182,6 +188,7 @@ void CtaTable::activate_pending(uint64_t c) {
         const WarpEvent we = warp_event(ws, c);
         bus_.publish([&](SmObserver& o) { o.on_warp_launch(we); });
       }
+      if (cs.suspended) bus_.publish([&](SmObserver& o) { o.on_cta_suspend(e); });
     }
   }
   pending_.clear();

@@ -63,7 +63,9 @@ class CtaTable {
   // ---- admission
   uint32_t max_resident_ctas(const CtaShape& shape) const;
   bool can_admit(const CtaShape& shape) const;
-  // Reserves the CTA's resources; it becomes active at the next edge.
+  // Reserves the CTA's resources; it becomes active at the next edge, its
+  // warps offered to the schedulers unless the register allocator admitted
+  // it suspended (CtaAllocator::starts_suspended; then resume() offers them).
   // `cycle_counter` is the SM's cycle (for %clock); `cycle` the current one.
   void admit(functional::LaunchContext& ctx, uint64_t linear_cta_id, const uint64_t* cycle_counter, uint64_t cycle);
   bool has_pending() const { return !pending_.empty(); }

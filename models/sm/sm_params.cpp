@@ -94,6 +94,8 @@ SmParams sm_params_from_config(const Config& cfg, uint32_t sm_id) {
   p.finereg.cycles_per_register = cfg.u32("gpu.sm.regfile.finereg.cycles_per_register");
   p.finereg.vector_cache_entries = cfg.u32("gpu.sm.regfile.finereg.vector_cache_entries");
   p.finereg.restore_first = cfg.str("gpu.sm.regfile.finereg.switch_order") == "restore_first";
+  p.finereg.launch_beyond_limit = cfg.boolean("gpu.sm.regfile.finereg.launch_beyond_limit");
+  p.finereg.context_only_switch = cfg.boolean("gpu.sm.regfile.finereg.context_only_switch");
   p.finereg.check = cfg.boolean("gpu.sm.regfile.finereg.check");
   p.vt.context_bytes_per_warp = cfg.u32("gpu.sm.regfile.vt.context_bytes_per_warp");
   p.vt.context_bytes_per_cycle = cfg.u32("gpu.sm.regfile.vt.context_bytes_per_cycle");

@@ -50,6 +50,40 @@ class CliFineReg : public CliTest {
   }
 };
 
+// Launch beyond the scheduling limit into free ACRF space (note §2.4):
+// gaussian's small CTAs fill the 32 active slots before the ACRF. With the
+// key on, CTAs are admitted pending (PEND_ACRF) and the SMs hold more
+// resident CTAs on average (their own resident-CTA integral, not FineReg's
+// counters); with it off, none is.
+TEST_F(CliFineReg, LaunchBeyondTheLimitHoldsMoreResidentCtas) {
+  const nlohmann::json on = run_stats("gaussian", "lbl_on", {});
+  const nlohmann::json off = run_stats("gaussian", "lbl_off", {"gpu.sm.regfile.finereg.launch_beyond_limit=false"});
+  EXPECT_GT(sms(on, "regfile.finereg.launches_pending"), 0u);
+  EXPECT_EQ(sms(off, "regfile.finereg.launches_pending"), 0u);
+  EXPECT_EQ(sms(on, "regfile.finereg.switches_out") + sms(on, "regfile.finereg.launches_pending"),
+            sms(on, "regfile.finereg.switches_in"));
+  const double avg_on = double(sms(on, "resident_cta_cycles")) / double(sms(on, "active_cycles"));
+  const double avg_off = double(sms(off, "resident_cta_cycles")) / double(sms(off, "active_cycles"));
+  EXPECT_GT(avg_on, avg_off);
+}
+
+// Context-only switches (2,2) -> (1,2) -> (2,2): with the key on, stalled
+// CTAs whose partner fits beside them keep their registers in the ACRF, so
+// fewer warp-registers move per switch-out than with the key off, where
+// every switch-out goes through the PCRF.
+TEST_F(CliFineReg, ContextOnlySwitchesMoveFewerRegisters) {
+  const nlohmann::json on = run_stats("gaussian", "cos_on", {});
+  const nlohmann::json off = run_stats("gaussian", "cos_off", {"gpu.sm.regfile.finereg.context_only_switch=false"});
+  const uint64_t outs_on = sms(on, "regfile.finereg.switches_out");
+  const uint64_t outs_off = sms(off, "regfile.finereg.switches_out");
+  ASSERT_GT(outs_on, 0u);
+  ASSERT_GT(outs_off, 0u);
+  EXPECT_GT(sms(on, "regfile.finereg.context_only_outs"), 0u);
+  EXPECT_EQ(sms(off, "regfile.finereg.context_only_outs"), 0u);
+  EXPECT_LT(double(sms(on, "regfile.finereg.registers_out")) / double(outs_on),
+            double(sms(off, "regfile.finereg.registers_out")) / double(outs_off));
+}
+
 // The pipeline context's backup costs time: at 1 byte per cycle a warp's
 // 128-byte context takes 128 cycles each way, longer than moving its live
 // registers, and the run takes longer than at 128 bytes per cycle.

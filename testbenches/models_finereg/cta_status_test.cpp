@@ -1,5 +1,6 @@
 // FineReg's CTA status monitor (models/finereg/cta_status.h): every
-// transition from every state (seed note 004 §2.4), the illegal (2,1)
+// transition from every state (seed note 004 §2.4, including the launch into
+// PEND_ACRF and the context-only switch), the illegal (2,1)
 // encoding never reachable, and the switch-in priority (1,2) before (1,1).
 #include <gtest/gtest.h>
 
@@ -28,12 +29,14 @@ void reach(CtaStatusMonitor& m, S s) {
 
 TEST(FineRegCtaStatus, EveryTransitionFromEveryState) {
   const std::vector<std::pair<const char*, Op>> ops = {
-      {"launch", &CtaStatusMonitor::launch},         {"context_out", &CtaStatusMonitor::context_out},
+      {"launch", &CtaStatusMonitor::launch},         {"launch_pending", &CtaStatusMonitor::launch_pending},
+      {"context_out", &CtaStatusMonitor::context_out},
       {"regs_out", &CtaStatusMonitor::regs_out},     {"regs_in", &CtaStatusMonitor::regs_in},
       {"context_in", &CtaStatusMonitor::context_in}, {"finish", &CtaStatusMonitor::finish}};
   // The seed's state machine (note §2.4), written out: (state, op) -> state.
   const std::map<std::pair<S, std::string>, S> legal = {
-      {{S::Free, "launch"}, S::Active},          {{S::Active, "context_out"}, S::PendAcrf},
+      {{S::Free, "launch"}, S::Active},          {{S::Free, "launch_pending"}, S::PendAcrf},
+      {{S::Active, "context_out"}, S::PendAcrf},
       {{S::PendAcrf, "regs_out"}, S::PendPcrf},  {{S::PendPcrf, "regs_in"}, S::PendAcrf},
       {{S::PendAcrf, "context_in"}, S::Active},  {{S::Active, "finish"}, S::Free}};
   for (S from : {S::Free, S::Active, S::PendAcrf, S::PendPcrf}) {
@@ -54,6 +57,36 @@ TEST(FineRegCtaStatus, EveryTransitionFromEveryState) {
       EXPECT_EQ(m.state(1), S::Free) << "other slots untouched";
     }
   }
+}
+
+// The paths the note's §2.4 diagram adds to the switch through the PCRF: a
+// launch beyond the scheduling limit into free ACRF space, (0,0) -> (1,2),
+// switched in by its context; and a context-only switch, (2,2) -> (1,2) ->
+// (2,2), the registers never leaving the ACRF. Each step changes the fields
+// the paper's encodings say, and the PCRF field is never touched.
+TEST(FineRegCtaStatus, LaunchPendingAndContextOnlySwitchKeepRegistersInTheAcrf) {
+  CtaStatusMonitor m(2);
+  m.launch_pending(0);
+  EXPECT_EQ(int(m.context(0)), 1);
+  EXPECT_EQ(int(m.registers(0)), 2);
+  EXPECT_FALSE(m.active(0));
+  EXPECT_EQ(m.select_ready([](uint32_t) { return true; }), 0u) << "a pending launch is a switch-in candidate";
+  m.context_in(0);
+  EXPECT_TRUE(m.active(0));
+  m.context_out(0);
+  EXPECT_EQ(m.state(0), S::PendAcrf);
+  EXPECT_EQ(int(m.registers(0)), 2);
+  m.context_in(0);
+  EXPECT_EQ(m.state(0), S::Active);
+  m.finish(0);
+  EXPECT_EQ(m.state(0), S::Free);
+  // A pending launch counts as pending from its launch: a CTA switched out
+  // later is chosen after it.
+  CtaStatusMonitor o(3);
+  o.launch(0);
+  o.launch_pending(1);
+  o.context_out(0);
+  EXPECT_EQ(o.select_ready([](uint32_t) { return true; }), 1u);
 }
 
 TEST(FineRegCtaStatus, EncodingsAreThePapers) {

@@ -60,10 +60,35 @@ TEST(FineRegPlatform, MemoryBoundCtasSwitchAndMoreAreResidentThanActive) {
   Device dev(timing_options(finereg_config({"gpu.sm.regfile.finereg.check=true"})));
   run(dev, "gaussian");
   EXPECT_GT(sum_of(dev, "regfile.finereg.switches_out"), 0.0);
-  EXPECT_EQ(sum_of(dev, "regfile.finereg.switches_out"), sum_of(dev, "regfile.finereg.switches_in"));
+  EXPECT_EQ(sum_of(dev, "regfile.finereg.switches_out") + sum_of(dev, "regfile.finereg.launches_pending"),
+            sum_of(dev, "regfile.finereg.switches_in"));
   EXPECT_GT(sum_of(dev, "regfile.finereg.checked_registers"), 0.0);
   EXPECT_GT(sum_of(dev, "regfile.finereg.vector_misses"), 0.0);
   // Active CTAs never exceed gpu.sm.max_ctas = 32; resident ones do.
+  EXPECT_GT(max_of(dev, "regfile.finereg.max_resident_ctas"), 32.0);
+}
+
+// Launch beyond the scheduling limit (note §2.4) and context-only switches:
+// gaussian's many small CTAs fill the 32 active slots long before the ACRF;
+// new CTAs then rest in the ACRF as PEND_ACRF, each switched in by its
+// context alone, and stalled CTAs swap contexts with them, their registers
+// staying in the ACRF. Under the checking mode; every CTA that went pending
+// came back. (Against the keys off: testbenches/cli/test_cli_finereg.cpp,
+// one timing device per process.)
+TEST(FineRegPlatform, CtasLaunchPendingIntoFreeAcrfSpaceAndSwitchContextsOnly) {
+  Device dev(timing_options(finereg_config({"gpu.sm.regfile.finereg.check=true"})));
+  run(dev, "gaussian");
+  const double pending = sum_of(dev, "regfile.finereg.launches_pending");
+  const double outs = sum_of(dev, "regfile.finereg.switches_out");
+  const double ctx_only = sum_of(dev, "regfile.finereg.context_only_outs");
+  EXPECT_GT(pending, 0.0);
+  EXPECT_GT(ctx_only, 0.0);
+  EXPECT_LE(ctx_only, outs);
+  EXPECT_EQ(outs + pending, sum_of(dev, "regfile.finereg.switches_in"));
+  EXPECT_EQ(sum_of(dev, "regfile.finereg.registers_out"), sum_of(dev, "regfile.finereg.registers_in"));
+  // Context-only switches move no register: at most the other switch-outs'
+  // live registers moved (gaussian's warps have a few each).
+  EXPECT_LE(sum_of(dev, "regfile.finereg.registers_out"), 64.0 * (outs - ctx_only));
   EXPECT_GT(max_of(dev, "regfile.finereg.max_resident_ctas"), 32.0);
 }
 
@@ -74,7 +99,8 @@ TEST(FineRegPlatform, LaunchFirstWithSerialChainsAlsoKeepsResults) {
                                             "gpu.sm.regfile.finereg.vector_cache_entries=4"})));
   run(dev, "gaussian");
   EXPECT_GT(sum_of(dev, "regfile.finereg.switches_out"), 0.0);
-  EXPECT_EQ(sum_of(dev, "regfile.finereg.switches_out"), sum_of(dev, "regfile.finereg.switches_in"));
+  EXPECT_EQ(sum_of(dev, "regfile.finereg.switches_out") + sum_of(dev, "regfile.finereg.launches_pending"),
+            sum_of(dev, "regfile.finereg.switches_in"));
   EXPECT_GT(sum_of(dev, "regfile.finereg.checked_registers"), 0.0);
 }
 
@@ -103,7 +129,8 @@ TEST(FineRegPlatform, SharedMemoryCapsTheContextBackups) {
   EXPECT_GT(sum_of(dev, "regfile.finereg.backup_refusals"), 0.0);
   EXPECT_LE(max_of(dev, "regfile.finereg.max_backup_bytes"), 65536.0);
   EXPECT_LE(max_of(dev, "regfile.finereg.max_pending_ctas"), 1.0);
-  EXPECT_EQ(sum_of(dev, "regfile.finereg.switches_out"), sum_of(dev, "regfile.finereg.switches_in"));
+  EXPECT_EQ(sum_of(dev, "regfile.finereg.switches_out") + sum_of(dev, "regfile.finereg.launches_pending"),
+            sum_of(dev, "regfile.finereg.switches_in"));
 }
 
 }  // namespace
