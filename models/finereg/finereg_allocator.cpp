@@ -302,13 +302,7 @@ void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
     std::move(wi.begin(), wi.end(), std::back_inserter(items));
   }
   const uint32_t live = static_cast<uint32_t>(items.size());
-  monitor_.context_out(slot);
-  sm_->services.suspend_cta(slot);  // the context leaves the pipeline
-  backup_bytes_ += ctx_bytes(slot);  // (a swap's partner leaves its backup next: max_backup_bytes in on_cycle)
-  move_context(slot);
-  --active_ctas_;
-  active_warps_ -= s.shape.warps;
-  active_threads_ -= s.shape.padded_threads();
+  leave_pipeline(slot);
   if (p_.finereg.check) check_.switch_out(slot, kernel, t, warps_of(cta));
   pcrf_.store(slot, std::move(items), s.shape.warps, kVectorBits);
   monitor_.regs_out(slot);
@@ -329,12 +323,12 @@ void FineRegAllocator::switch_out(uint32_t slot, uint64_t c, bool for_launch) {
   if (for_launch) ++n_.outs_for_launch;
 }
 
-// A switch of the context only (2,2) -> (1,2): the registers stay in the
-// ACRF, no vector lookup, no register movement; the context's save to shared
-// memory is the switch's time. Its active slot is free at once; for a new
-// CTA the room is offered once the save is done.
-void FineRegAllocator::context_out(uint32_t slot, uint64_t c, bool for_launch) {
-  Slot& s = slots_[slot];
+// Both kinds of switch-out start here: the context leaves the pipeline for
+// its shared-memory backup and the CTA stops counting against the active
+// limits. (A swap's partner leaves its backup next: max_backup_bytes in
+// on_cycle.)
+void FineRegAllocator::leave_pipeline(uint32_t slot) {
+  const Slot& s = slots_[slot];
   monitor_.context_out(slot);
   sm_->services.suspend_cta(slot);
   backup_bytes_ += ctx_bytes(slot);
@@ -342,6 +336,15 @@ void FineRegAllocator::context_out(uint32_t slot, uint64_t c, bool for_launch) {
   --active_ctas_;
   active_warps_ -= s.shape.warps;
   active_threads_ -= s.shape.padded_threads();
+}
+
+// A switch of the context only (2,2) -> (1,2): the registers stay in the
+// ACRF, no vector lookup, no register movement; the context's save to shared
+// memory is the switch's time. Its active slot is free at once; for a new
+// CTA the room is offered once the save is done.
+void FineRegAllocator::context_out(uint32_t slot, uint64_t c, bool for_launch) {
+  Slot& s = slots_[slot];
+  leave_pipeline(slot);
   ++n_.switches_out;
   ++n_.context_only_outs;
   s.timer = Slot::Timer::Out;
@@ -447,13 +450,11 @@ bool FineRegAllocator::swap_fits(uint32_t out, uint32_t in, uint32_t live) const
 bool FineRegAllocator::context_swap_fits(uint32_t out, uint32_t in) const {
   const Slot& o = slots_[out];
   const Slot& i = slots_[in];
-  if (monitor_.state(in) == CtaSwitchState::PendPcrf && !acrf_fits_beside(i.shape)) return false;
+  if (monitor_.state(in) == CtaSwitchState::PendPcrf && !acrf_.can_admit(i.shape)) return false;
   if (ctx_bytes(out) > ctx_bytes(in) && !backup_fits(ctx_bytes(out) - ctx_bytes(in))) return false;
   return active_warps_ - o.shape.warps + i.shape.warps <= p_.active_warps &&
          active_threads_ - o.shape.padded_threads() + i.shape.padded_threads() <= p_.active_threads;
 }
-
-bool FineRegAllocator::acrf_fits_beside(const CtaShape& shape) const { return acrf_.can_admit(shape); }
 
 bool FineRegAllocator::ready_in_pcrf_waiting() const {
   return monitor_.select_ready([&](uint32_t s) {
@@ -495,7 +496,7 @@ void FineRegAllocator::decide_stalled(uint64_t c) {
         continue;
       }
       // A new CTA of the same shape fits in the ACRF beside it.
-      if (sm_->services.ctas_waiting() && acrf_fits_beside(slots_[slot].shape) && room_after_out(slot) &&
+      if (sm_->services.ctas_waiting() && acrf_.can_admit(slots_[slot].shape) && room_after_out(slot) &&
           backup_fits(ctx_bytes(slot) + slots_[slot].shape.shared_bytes)) {
         context_out(slot, c, true);
         continue;

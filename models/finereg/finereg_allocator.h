@@ -126,9 +126,9 @@ class FineRegAllocator : public regfile::Allocator, public SmCycleHook {
   Admission admission(const CtaShape& shape) const;
   bool pending_launch_fits(const CtaShape& shape) const;
   bool ready_in_pcrf_waiting() const;
-  bool acrf_fits_beside(const CtaShape& shape) const;
   bool context_swap_fits(uint32_t out, uint32_t in) const;
   void context_out(uint32_t slot, uint64_t c, bool for_launch);
+  void leave_pipeline(uint32_t slot);
   bool stalled(uint32_t slot) const;
   bool ready(uint32_t slot) const;
   bool can_activate(uint32_t slot) const;
