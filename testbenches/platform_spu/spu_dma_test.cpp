@@ -17,30 +17,17 @@
 
 #include "../functional_spu/spu_ptx.h"
 #include "simtlm/device.h"
+#include "spu_options.h"
 #include "workloads/workload.h"
 
 namespace simtlm::workloads {
 namespace {
 
-std::shared_ptr<Config> spu_config(uint32_t p, const std::string& kind, const std::vector<std::string>& extra = {}) {
-  auto cfg = std::make_shared<Config>();
-  cfg->set("sim.platform", "spu");
-  cfg->set("spu.grid_size", std::to_string(p));
-  cfg->set("gpu.num_sms", std::to_string(p * p));
-  cfg->set("spu.iu.kind", kind);
-  for (const std::string& kv : extra) {
-    const size_t eq = kv.find('=');
-    cfg->set(kv.substr(0, eq), kv.substr(eq + 1));
-  }
-  cfg->validate();
-  return cfg;
-}
-
-DeviceOptions options(std::shared_ptr<Config> cfg, Backend backend) {
-  DeviceOptions o;
-  o.backend = backend;
-  o.config = std::move(cfg);
-  return o;
+// A p x p SPU whose interface units are of `kind` (spu.iu.kind), with more overrides.
+DeviceOptions options(uint32_t p, const std::string& kind, Backend backend, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> overrides = {"spu.iu.kind=" + kind};
+  overrides.insert(overrides.end(), extra.begin(), extra.end());
+  return test::spu_device_options(p, backend, overrides);
 }
 
 struct StencilRun {
@@ -53,7 +40,7 @@ struct StencilRun {
 StencilRun run_stencil(uint32_t n, uint32_t k, uint32_t p, const std::string& sync, const std::string& kind,
                        Backend backend, const std::vector<std::string>& extra = {},
                        const std::vector<std::string>& args = {}) {
-  Device dev(options(spu_config(p, kind, extra), backend));
+  Device dev(options(p, kind, backend, extra));
   std::unique_ptr<Workload> w = WorkloadRegistry::create("spu_stencil");
   std::vector<std::string> all_args = {"n=" + std::to_string(n), "k=" + std::to_string(k), "sync=" + sync};
   all_args.insert(all_args.end(), args.begin(), args.end());
@@ -194,7 +181,7 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 TEST(SpuDmaRejects, TheFunctionalBackend) {
-  const std::string msg = error_of([] { Device dev(options(spu_config(2, "dma"), Backend::Functional)); });
+  const std::string msg = error_of([] { Device dev(options(2, "dma", Backend::Functional)); });
   EXPECT_NE(msg.find("spu.iu.kind = dma is built on the timing backend only"), std::string::npos) << msg;
 }
 
@@ -219,7 +206,7 @@ TEST(SpuDmaRejects, KeysOutsideTheirKind) {
 // run on DMA IUs: the launch names the kernel, the rule and the key.
 TEST(SpuDmaRejects, AKernelOutsideTheContract) {
   namespace ptx = functional::test;
-  Device dev(options(spu_config(1, "dma"), Backend::Timing));
+  Device dev(options(1, "dma", Backend::Timing));
   const ModuleHandle m = dev.load_module_string(std::string(ptx::kSpuHeader) + ptx::kOne, "spu_test.ptx");
   LaunchConfig c;
   c.grid = {1, 1, 1};
@@ -264,7 +251,7 @@ constexpr const char* kSkipper = R"(
 void expect_skipper_deadlock(const std::vector<std::string>& extra, uint32_t grid_x,
                              std::initializer_list<const char*> parts) {
   namespace ptx = functional::test;
-  Device dev(options(spu_config(1, "dma", extra), Backend::Timing));
+  Device dev(options(1, "dma", Backend::Timing, extra));
   const ModuleHandle m = dev.load_module_string(std::string(ptx::kSpuHeader) + kSkipper, "skipper.ptx");
   const DevicePtr fx = dev.malloc(32 * 32 * 4), fy = dev.malloc(32 * 32 * 4);
   LaunchConfig c;

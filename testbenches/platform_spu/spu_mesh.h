@@ -14,6 +14,7 @@
 
 #include "../functional_spu/spu_ptx.h"
 #include "launch_stat.h"
+#include "spu_options.h"
 #include "simtlm/device.h"
 
 namespace simtlm::test::mesh {
@@ -209,16 +210,7 @@ inline uint64_t expected_waits(const Mesh& m) {
 }
 
 inline DeviceOptions options(uint32_t p, const std::vector<std::string>& overrides = {}) {
-  auto cfg = std::make_shared<Config>();
-  cfg->set("sim.platform", "spu");
-  cfg->set("spu.grid_size", std::to_string(p));
-  cfg->set("gpu.num_sms", std::to_string(p * p));
-  for (const std::string& o : overrides) cfg->apply_override(o);
-  cfg->validate();
-  DeviceOptions o;
-  o.backend = Backend::Timing;
-  o.config = cfg;
-  return o;
+  return spu_device_options(p, Backend::Timing, overrides);
 }
 
 inline double stat(const LaunchStats& s, const std::string& key) { return test::launch_stat(s, key); }

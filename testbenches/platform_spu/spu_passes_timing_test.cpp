@@ -16,22 +16,13 @@
 
 #include "../functional_spu/spu_ptx.h"
 #include "simtlm/device.h"
+#include "spu_options.h"
 #include "workloads/workload.h"
 
 namespace simtlm::workloads {
 namespace {
 
-DeviceOptions options(uint32_t p, Backend backend) {
-  auto cfg = std::make_shared<Config>();
-  cfg->set("sim.platform", "spu");
-  cfg->set("spu.grid_size", std::to_string(p));
-  cfg->set("gpu.num_sms", std::to_string(p * p));
-  cfg->validate();
-  DeviceOptions o;
-  o.backend = backend;
-  o.config = cfg;
-  return o;
-}
+DeviceOptions options(uint32_t p, Backend backend) { return test::spu_device_options(p, backend); }
 
 struct StencilRun {
   CheckResult check;

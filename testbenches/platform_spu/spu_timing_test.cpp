@@ -16,6 +16,7 @@
 
 #include "../functional_spu/spu_ptx.h"
 #include "launch_stat.h"
+#include "spu_options.h"
 #include "simtlm/device.h"
 #include "workloads/workload.h"
 
@@ -25,16 +26,7 @@ namespace {
 namespace ptx = functional::test;
 
 DeviceOptions options(uint32_t p, Backend backend, const std::vector<std::string>& overrides = {}) {
-  auto cfg = std::make_shared<Config>();
-  cfg->set("sim.platform", "spu");
-  cfg->set("spu.grid_size", std::to_string(p));
-  cfg->set("gpu.num_sms", std::to_string(p * p));
-  for (const std::string& o : overrides) cfg->apply_override(o);
-  cfg->validate();
-  DeviceOptions o;
-  o.backend = backend;
-  o.config = cfg;
-  return o;
+  return test::spu_device_options(p, backend, overrides);
 }
 
 struct StencilRun {
